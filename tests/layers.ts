@@ -1,0 +1,17 @@
+/**
+ * The dependency picture as data. A package may depend only on packages of a strictly lower
+ * rank: arrows point down. Packages that sit beside the main column get the rank of the layer
+ * they sit on, so they can never be imported by it.
+ */
+export const layerRank: Readonly<Record<string, number>> = {
+  '@candor/errors': 0,
+  '@candor/tools': 1,
+  '@candor/testing': 1,
+  '@candor/breaker': 2,
+  '@candor/traces': 2,
+  '@candor/registry': 3,
+  '@candor/builtins': 3,
+  '@candor/core': 4,
+  '@candor/demo': 5,
+  '@candor/bench': 6,
+};

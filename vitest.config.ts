@@ -1,0 +1,39 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+
+const sourceCondition = ['@candor/source'];
+
+// Every workspace folder with a package.json becomes a project, so a new package is tested
+// without touching this file.
+const workspaceDirs = ['packages', 'apps'].flatMap((parent) =>
+  readdirSync(parent, { withFileTypes: true })
+    .filter(
+      (entry) =>
+        entry.isDirectory() &&
+        existsSync(`${parent}/${entry.name}/package.json`),
+    )
+    .map((entry) => ({ parent, name: entry.name })),
+);
+
+export default defineConfig({
+  resolve: { conditions: sourceCondition },
+  ssr: { resolve: { conditions: sourceCondition } },
+  test: {
+    typecheck: { enabled: true, include: ['**/*.test-d.ts'] },
+    projects: [
+      ...workspaceDirs.map(({ parent, name }) => ({
+        extends: true as const,
+        test: { name: `@candor/${name}`, root: `${parent}/${name}` },
+      })),
+      {
+        extends: true as const,
+        test: { name: 'repo', root: '.', include: ['tests/**/*.test.ts'] },
+      },
+    ],
+    coverage: {
+      provider: 'v8',
+      include: ['packages/*/src/**/*.ts'],
+      exclude: ['**/*.test.ts', '**/*.test-d.ts', '**/index.ts'],
+    },
+  },
+});
