@@ -1,1 +1,18 @@
-export {};
+/**
+ * @module The 15 standard tool error codes, their metadata, and the one boundary where anything
+ * thrown becomes a code.
+ */
+export {
+  allToolErrorCodes,
+  isToolErrorCode,
+  ToolErrorCode,
+} from './tool-error-code.ts';
+export { codeMetadata, ErrorCategory, metadataOf } from './code-metadata.ts';
+export type { CodeMetadata } from './code-metadata.ts';
+export { isToolError, ToolError } from './tool-error.ts';
+export type { ToolErrorOptions } from './tool-error.ts';
+export { classifyError } from './classify-error.ts';
+export type { ClassifiedError, ClassifyOptions } from './classify-error.ts';
+export { describeThrown } from './describe-thrown.ts';
+export { retryAfterMsFrom } from './retry-after.ts';
+export type { HeaderSource } from './retry-after.ts';
