@@ -30,6 +30,10 @@ export default defineConfig(
         'error',
         { allowNumber: true },
       ],
+      '@typescript-eslint/no-invalid-void-type': [
+        'error',
+        { allowAsThisParameter: true },
+      ],
       'max-params': ['error', 3],
       'no-console': 'error',
     },

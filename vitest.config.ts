@@ -23,7 +23,12 @@ export default defineConfig({
     projects: [
       ...workspaceDirs.map(({ parent, name }) => ({
         extends: true as const,
-        test: { name: `@candor/${name}`, root: `${parent}/${name}` },
+        test: {
+          name: `@candor/${name}`,
+          root: `${parent}/${name}`,
+          // Relative to the project root: each package's own tsconfig covers its *.test-d.ts.
+          typecheck: { tsconfig: './tsconfig.json' },
+        },
       })),
       {
         extends: true as const,

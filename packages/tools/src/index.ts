@@ -1,1 +1,48 @@
-export {};
+/**
+ * @module The ToolResponse protocol: statuses, factories, the zod wire schema, outcomeOf and
+ * defineTool.
+ */
+export { ToolStatus } from './tool-status.ts';
+export { ToolResponse } from './tool-response.ts';
+export type {
+  DeniedOptions,
+  ErrorInfo,
+  ErrorOptions,
+  ErrorResponse,
+  PartialOptions,
+  PartialResponse,
+  ResponseOptions,
+  SuccessResponse,
+  ToolContext,
+  ToolStats,
+} from './tool-response.ts';
+export {
+  parseToolResponse,
+  safeParseToolResponse,
+  toolResponseFromJSON,
+  toolResponseSchema,
+  toolResponseToJSON,
+} from './tool-response-schema.ts';
+export type { SafeParseToolResponse } from './tool-response-schema.ts';
+export { isDenied, outcomeOf, ToolOutcome } from './outcome-of.ts';
+export {
+  defineTool,
+  isToolDefinition,
+  TOOL_NAME_PATTERN,
+} from './define-tool.ts';
+export type {
+  AnyToolDefinition,
+  ToolDefinition,
+  ToolRunContext,
+} from './define-tool.ts';
+export {
+  toAnthropicTool,
+  toOpenAITool,
+  toolInputJsonSchema,
+} from './provider-specs.ts';
+export type {
+  AnthropicToolSpec,
+  JsonSchema,
+  OpenAIToolSpec,
+} from './provider-specs.ts';
+export { ToolProtocolError } from './tool-protocol-error.ts';

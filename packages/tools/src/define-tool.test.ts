@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool, isToolDefinition } from './define-tool.ts';
+import {
+  toAnthropicTool,
+  toolInputJsonSchema,
+  toOpenAITool,
+} from './provider-specs.ts';
+import { ToolResponse } from './tool-response.ts';
+
+const add = defineTool({
+  name: 'add',
+  description: 'Adds two numbers',
+  input: z.object({
+    a: z.number().describe('first'),
+    b: z.number().default(0),
+  }),
+  run: ({ a, b }) => ToolResponse.success(String(a + b), { data: a + b }),
+});
+
+describe('defineTool', () => {
+  it('returns a frozen, recognisable definition that runs', async () => {
+    expect(isToolDefinition(add)).toBe(true);
+    expect(isToolDefinition({ ...add })).toBe(false);
+    expect(Object.isFrozen(add)).toBe(true);
+    const response = await add.run(
+      { a: 2, b: 3 },
+      {
+        signal: new AbortController().signal,
+        callId: 'c1',
+        toolName: 'add',
+      },
+    );
+    expect(response).toMatchObject({ status: 'success', text: '5', data: 5 });
+  });
+
+  it.each([
+    ['an empty name', ''],
+    ['a space', 'read file'],
+    ['a dot', 'fs.read'],
+    ['65 characters', 'x'.repeat(65)],
+    ['a non-string', 7],
+  ])('rejects a name with %s', (_label, name) => {
+    expect(() => defineTool({ ...add, name: name as string })).toThrow(
+      /invalid tool name .*1 to 64 characters of a-z, A-Z, 0-9, _ and -/,
+    );
+  });
+
+  it('accepts the longest and the oddest valid names', () => {
+    expect(defineTool({ ...add, name: 'x'.repeat(64) }).name).toHaveLength(64);
+    expect(defineTool({ ...add, name: 'A-b_9' }).name).toBe('A-b_9');
+  });
+
+  it.each([
+    ['description', { description: '  ' }, /non-empty description/],
+    ['input', { input: { type: 'object' } }, /needs a zod schema as input/],
+    ['output', { output: 'string' }, /output must be a zod schema/],
+    ['run', { run: 'go' }, /needs a run function/],
+    [
+      'timeoutMs',
+      { timeoutMs: 0 },
+      /timeoutMs must be a positive finite number/,
+    ],
+    ['timeoutMs', { timeoutMs: Number.POSITIVE_INFINITY }, /timeoutMs/],
+    ['idempotent', { idempotent: 'yes' }, /idempotent must be a boolean/],
+    [
+      'a non-object input schema',
+      { input: z.string() },
+      /providers need an object input schema/,
+    ],
+    [
+      'an unrepresentable schema',
+      { input: z.object({ when: z.date() }) },
+      /cannot be expressed as JSON Schema/,
+    ],
+  ])('rejects a bad %s with a clear error', (_field, patch, message) => {
+    expect(() => defineTool({ ...add, ...(patch as object) })).toThrow(message);
+  });
+});
+
+describe('provider specs', () => {
+  it('gives the input side of the schema without the $schema key', () => {
+    const schema = toolInputJsonSchema(add);
+    expect(schema).toMatchObject({
+      type: 'object',
+      properties: {
+        a: { type: 'number', description: 'first' },
+        b: { type: 'number', default: 0 },
+      },
+      required: ['a'],
+    });
+    expect('$schema' in schema).toBe(false);
+  });
+
+  it('builds an OpenAI function spec and an Anthropic tool spec', () => {
+    expect(toOpenAITool(add)).toEqual({
+      type: 'function',
+      function: {
+        name: 'add',
+        description: 'Adds two numbers',
+        parameters: toolInputJsonSchema(add),
+      },
+    });
+    expect(toAnthropicTool(add)).toEqual({
+      name: 'add',
+      description: 'Adds two numbers',
+      input_schema: toolInputJsonSchema(add),
+    });
+  });
+});

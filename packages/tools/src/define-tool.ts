@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { toolInputJsonSchema } from './provider-specs.ts';
+import { ToolProtocolError } from './tool-protocol-error.ts';
+import { type ToolResponse } from './tool-response.ts';
+
+const MARKER = Symbol.for('@candor/tools.ToolDefinition');
+
+/** Names every provider accepts: OpenAI and Anthropic both allow 1 to 64 of these characters. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** What a tool's `run` receives besides its arguments. */
+export interface ToolRunContext {
+  /** Aborted on timeout or when the caller cancels; pass it on to fetch, child processes, … */
+  readonly signal: AbortSignal;
+  readonly callId: string;
+  readonly toolName: string;
+}
+
+/** A structured tool: a zod input schema and a `run` that returns a `ToolResponse`. */
+export interface ToolDefinition<TInput extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: TInput;
+  /** Checks `data` of success and partial responses. */
+  readonly output?: z.ZodType;
+  /**
+   * Runs the tool on validated input. Declared as a method so that a tool with a specific input
+   * type is still an {@link AnyToolDefinition}.
+   */
+  run(
+    this: void,
+    input: z.output<TInput>,
+    context: ToolRunContext,
+  ): ToolResponse | Promise<ToolResponse>;
+  /** Per-tool time limit; the registry's default applies when absent. */
+  readonly timeoutMs?: number;
+  /**
+   * True when running the tool twice has the same effect as once. Decides whether an output that
+   * fails its schema is an ERROR (safe to redo) or a PARTIAL (the effect already happened).
+   */
+  readonly idempotent?: boolean;
+}
+
+/** A tool definition with its input type erased, for collections of tools. */
+export type AnyToolDefinition = ToolDefinition;
+
+function describe(value: unknown): string {
+  return typeof value === 'string'
+    ? JSON.stringify(value)
+    : `of type ${typeof value}`;
+}
+
+function fail(field: string, message: string): never {
+  throw new ToolProtocolError({ field, message: `defineTool: ${message}` });
+}
+
+function isZodSchema(value: unknown): value is z.ZodType {
+  return value instanceof z.ZodType;
+}
+
+function checkDefinition(definition: ToolDefinition): void {
+  if (typeof definition !== 'object' || (definition as unknown) === null) {
+    fail('', 'expected a definition object');
+  }
+  const { name, description, input, output, run, timeoutMs, idempotent } =
+    definition;
+  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+    fail(
+      'name',
+      `invalid tool name ${describe(name)}: providers accept 1 to 64 characters of a-z, A-Z, 0-9, _ and -`,
+    );
+  }
+  if (typeof description !== 'string' || description.trim() === '') {
+    fail(
+      'description',
+      `tool "${name}" needs a non-empty description: the model reads it`,
+    );
+  }
+  if (!isZodSchema(input))
+    fail('input', `tool "${name}" needs a zod schema as input`);
+  if (output !== undefined && !isZodSchema(output)) {
+    fail('output', `tool "${name}": output must be a zod schema when given`);
+  }
+  if (typeof run !== 'function')
+    fail('run', `tool "${name}" needs a run function`);
+  if (
+    timeoutMs !== undefined &&
+    (typeof timeoutMs !== 'number' ||
+      !Number.isFinite(timeoutMs) ||
+      timeoutMs <= 0)
+  ) {
+    fail(
+      'timeoutMs',
+      `tool "${name}": timeoutMs must be a positive finite number of milliseconds`,
+    );
+  }
+  if (idempotent !== undefined && typeof idempotent !== 'boolean') {
+    fail('idempotent', `tool "${name}": idempotent must be a boolean`);
+  }
+}
+
+/**
+ * Declares a structured tool. It exists for type inference (`run`'s argument is inferred from
+ * `input`) and to fail early, with a clear message, on a name or schema providers would reject.
+ *
+ * @example
+ * ```ts
+ * const add = defineTool({
+ *   name: 'add',
+ *   description: 'Adds two numbers',
+ *   input: z.object({ a: z.number(), b: z.number() }),
+ *   run: ({ a, b }) => ToolResponse.success(String(a + b), { data: a + b }),
+ * });
+ * ```
+ */
+export function defineTool<TInput extends z.ZodType>(
+  definition: ToolDefinition<TInput>,
+): ToolDefinition<TInput> {
+  checkDefinition(definition);
+  const tool = { ...definition };
+  Object.defineProperty(tool, MARKER, { value: true, enumerable: false });
+  // Fails now, at definition, rather than at the first request to a provider.
+  toolInputJsonSchema(tool);
+  return Object.freeze(tool);
+}
+
+/** True for a tool made by `defineTool`, from any copy of `@candor/tools`. */
+export function isToolDefinition(value: unknown): value is AnyToolDefinition {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[MARKER] === true
+  );
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { isDenied, outcomeOf } from './outcome-of.ts';
+import { ToolResponse } from './tool-response.ts';
+
+describe('outcomeOf', () => {
+  it.each([
+    ['success', ToolResponse.success('ok'), 'success'],
+    [
+      'partial',
+      ToolResponse.partial('half', { reason: 'truncated' }),
+      'partial',
+    ],
+    ['error', ToolResponse.error('TIMEOUT', 'slow'), 'error'],
+    ['a denial', ToolResponse.denied('user said no'), 'denied'],
+    [
+      'ACCESS_DENIED by policy, without the marker',
+      ToolResponse.error('ACCESS_DENIED', 'outside root'),
+      'error',
+    ],
+    [
+      'a cancelled call',
+      ToolResponse.error('EXECUTION_ERROR', 'cancelled', { cancelled: true }),
+      'error',
+    ],
+    [
+      'a parsed denial from the wire',
+      ToolResponse.fromJSON(JSON.stringify(ToolResponse.denied('no'))),
+      'denied',
+    ],
+  ])('%s → %s', (_label, response, outcome) => {
+    expect(outcomeOf(response)).toBe(outcome);
+    expect(isDenied(response)).toBe(outcome === 'denied');
+  });
+});

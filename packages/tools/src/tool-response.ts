@@ -1,0 +1,205 @@
+import {
+  allToolErrorCodes,
+  codeMetadata,
+  isToolErrorCode,
+  type ToolErrorCode,
+} from '@candor/errors';
+import { ToolProtocolError } from './tool-protocol-error.ts';
+import {
+  parseToolResponse,
+  safeParseToolResponse,
+  toolResponseFromJSON,
+  toolResponseToJSON,
+} from './tool-response-schema.ts';
+
+/** Measurements of one call. `timeMs` is always there; tools may add token or item counts. */
+export interface ToolStats {
+  readonly timeMs: number;
+  readonly [measure: string]: number;
+}
+
+/** Where a response came from. The registry fills it; tools rarely need to. */
+export interface ToolContext {
+  readonly toolName?: string;
+  readonly callId?: string;
+  /** The call's arguments, with secret-looking keys censored. */
+  readonly params?: unknown;
+  readonly [key: string]: unknown;
+}
+
+/** What went wrong, for an ERROR response. */
+export interface ErrorInfo {
+  readonly code: ToolErrorCode;
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly details?: Readonly<Record<string, unknown>>;
+  /** The caller cancelled the call; says nothing about the tool's health. */
+  readonly cancelled?: boolean;
+  /** Set by an approval gate: the call was refused and did NOT run. Only with ACCESS_DENIED. */
+  readonly denied?: boolean;
+}
+
+interface ResponseBase {
+  /** What the model reads. */
+  readonly text: string;
+  /**
+   * A structured payload. Absent, `null` and empty are three different things and stay so:
+   * an absent key means the tool returned no data at all.
+   */
+  readonly data?: unknown;
+  readonly stats: ToolStats;
+  readonly context?: ToolContext;
+}
+
+/** The tool did what was asked. */
+export interface SuccessResponse extends ResponseBase {
+  readonly status: 'success';
+}
+
+/** The tool did part of what was asked; `reason` says why the rest is missing. */
+export interface PartialResponse extends ResponseBase {
+  readonly status: 'partial';
+  /** Machine-readable, e.g. `truncated`, `output_cap`, `output_schema_mismatch`. */
+  readonly reason: string;
+}
+
+/** The tool failed; `errorInfo` says how. */
+export interface ErrorResponse extends ResponseBase {
+  readonly status: 'error';
+  readonly errorInfo: ErrorInfo;
+}
+
+/** The result of every tool call in Candor. */
+export type ToolResponse = SuccessResponse | PartialResponse | ErrorResponse;
+
+/** Fields every factory accepts. */
+export interface ResponseOptions {
+  readonly data?: unknown;
+  readonly stats?: Partial<ToolStats>;
+  readonly context?: ToolContext;
+}
+
+/** Options of {@link ToolResponse.partial}. */
+export interface PartialOptions extends ResponseOptions {
+  readonly reason: string;
+}
+
+/** Options of {@link ToolResponse.error}. */
+export interface ErrorOptions extends ResponseOptions {
+  /** Defaults to the code's metadata. */
+  readonly retryable?: boolean;
+  readonly retryAfterMs?: number;
+  readonly details?: Readonly<Record<string, unknown>>;
+  readonly cancelled?: boolean;
+  /** What the model reads; defaults to the message. */
+  readonly text?: string;
+}
+
+function base(text: string, options: ResponseOptions): ResponseBase {
+  if (typeof text !== 'string') {
+    throw new ToolProtocolError({
+      field: 'text',
+      message: `ToolResponse: text must be a string, got ${typeof text}`,
+    });
+  }
+  const stats: ToolStats = {
+    ...options.stats,
+    timeMs: options.stats?.timeMs ?? 0,
+  };
+  return {
+    text,
+    ...('data' in options ? { data: options.data } : {}),
+    stats,
+    ...(options.context === undefined ? {} : { context: options.context }),
+  };
+}
+
+function success(text: string, options: ResponseOptions = {}): SuccessResponse {
+  return { status: 'success', ...base(text, options) };
+}
+
+function partial(text: string, options: PartialOptions): PartialResponse {
+  if (typeof options.reason !== 'string' || options.reason.trim() === '') {
+    throw new ToolProtocolError({
+      field: 'reason',
+      message:
+        'ToolResponse.partial: a non-empty machine-readable reason is required',
+    });
+  }
+  return { status: 'partial', ...base(text, options), reason: options.reason };
+}
+
+function checkCode(code: unknown): asserts code is ToolErrorCode {
+  if (!isToolErrorCode(code)) {
+    throw new ToolProtocolError({
+      field: 'errorInfo.code',
+      message: `ToolResponse.error: unknown code ${typeof code === 'string' ? JSON.stringify(code) : `of type ${typeof code}`}; expected one of ${allToolErrorCodes.join(', ')}`,
+    });
+  }
+}
+
+function error(
+  code: ToolErrorCode,
+  message: string,
+  options: ErrorOptions = {},
+): ErrorResponse {
+  checkCode(code);
+  if (typeof message !== 'string' || message.trim() === '') {
+    throw new ToolProtocolError({
+      field: 'errorInfo.message',
+      message: 'ToolResponse.error: a non-empty message is required',
+    });
+  }
+  const errorInfo: ErrorInfo = {
+    code,
+    message,
+    retryable: options.retryable ?? codeMetadata[code].retryable,
+    ...(options.retryAfterMs === undefined
+      ? {}
+      : { retryAfterMs: options.retryAfterMs }),
+    ...(options.details === undefined ? {} : { details: options.details }),
+    ...(options.cancelled === true ? { cancelled: true } : {}),
+  };
+  return {
+    status: 'error',
+    ...base(options.text ?? message, options),
+    errorInfo,
+  };
+}
+
+/** Options of {@link ToolResponse.denied}. */
+export type DeniedOptions = Omit<
+  ErrorOptions,
+  'retryable' | 'cancelled' | 'retryAfterMs'
+>;
+
+function denied(message: string, options: DeniedOptions = {}): ErrorResponse {
+  const response = error('ACCESS_DENIED', message, {
+    ...options,
+    retryable: false,
+  });
+  return { ...response, errorInfo: { ...response.errorInfo, denied: true } };
+}
+
+/**
+ * Factories for the three statuses and the approval gate's denial, plus validation and the JSON
+ * round trip of the wire form.
+ *
+ * @example
+ * ```ts
+ * ToolResponse.success('3 files', { data: { files } });
+ * ToolResponse.partial('first 100 lines', { reason: 'truncated', data: { lines } });
+ * ToolResponse.error('NOT_FOUND', `No file at ${path}`);
+ * ```
+ */
+export const ToolResponse = {
+  success,
+  partial,
+  error,
+  denied,
+  parse: parseToolResponse,
+  safeParse: safeParseToolResponse,
+  fromJSON: toolResponseFromJSON,
+  toJSON: toolResponseToJSON,
+} as const;
