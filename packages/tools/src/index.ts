@@ -46,3 +46,5 @@ export type {
   OpenAIToolSpec,
 } from './provider-specs.ts';
 export { ToolProtocolError } from './tool-protocol-error.ts';
+export { silentLogger } from './logger.ts';
+export type { Logger, LogMethod } from './logger.ts';
