@@ -1,0 +1,70 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+
+/** Headers an OpenAI client sends. */
+export const openAiHeaders = {
+  authorization: 'Bearer test-key',
+  'content-type': 'application/json',
+} as const;
+
+/** Headers an Anthropic client sends. */
+export const anthropicHeaders = {
+  'x-api-key': 'test-key',
+  'anthropic-version': '2023-06-01',
+  'content-type': 'application/json',
+} as const;
+
+/** POSTs a JSON body (or a raw string) to `url`. */
+export function post(
+  url: string,
+  body: unknown,
+  options: {
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly signal?: AbortSignal;
+  } = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: options.headers ?? openAiHeaders,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+}
+
+/** Reads a whole SSE body with eventsource-parser, the parser our core uses. */
+export async function readEvents(
+  response: Response,
+): Promise<readonly EventSourceMessage[]> {
+  const events: EventSourceMessage[] = [];
+  const parser = createParser({
+    onEvent: (event) => {
+      events.push(event);
+    },
+  });
+  parser.feed(await response.text());
+  return events;
+}
+
+/** Parses each event's data as JSON, except OpenAI's `[DONE]`. */
+export function dataOf(
+  events: readonly EventSourceMessage[],
+): readonly unknown[] {
+  return events
+    .filter((event) => event.data !== '[DONE]')
+    .map((event) => JSON.parse(event.data) as unknown);
+}
+
+/** An OpenAI chat request body. */
+export function openAiChat(
+  messages: readonly unknown[],
+  extra: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
+  return { model: 'gpt-test', messages, ...extra };
+}
+
+/** An Anthropic messages request body. */
+export function anthropicChat(
+  messages: readonly unknown[],
+  extra: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
+  return { model: 'claude-test', max_tokens: 256, messages, ...extra };
+}

@@ -1,0 +1,92 @@
+import type { ScriptedReply } from './scripted-reply.ts';
+
+/** The wire protocols the server speaks. */
+export const providers = ['openai', 'anthropic'] as const;
+
+/** One of {@link providers}. */
+export type Provider = (typeof providers)[number];
+
+/** A provider-shaped error before rendering: status, code (OpenAI `code`, Anthropic `error.type`), message. */
+export interface ProviderError {
+  readonly status: number;
+  readonly code: string | null;
+  readonly message: string;
+  /** OpenAI `error.type`; derived from the status when absent. */
+  readonly type?: string | null;
+  /** OpenAI `error.param`. */
+  readonly param?: string | null;
+}
+
+/** One event of the conversation history, with provider differences removed. */
+export type HistoryEvent =
+  | { readonly type: 'system'; readonly text: string }
+  | { readonly type: 'user'; readonly text: string }
+  | {
+      readonly type: 'assistant';
+      readonly text: string;
+      readonly calls: readonly { readonly id: string; readonly name: string }[];
+    }
+  | {
+      readonly type: 'tool-result';
+      readonly callId: string;
+      readonly content: unknown;
+      readonly isError: boolean;
+    };
+
+/** A request body after parsing and shape checks. */
+export interface ParsedRequest {
+  readonly model: string;
+  readonly stream: boolean;
+  readonly includeUsage: boolean;
+  readonly history: readonly HistoryEvent[];
+}
+
+/** One SSE frame (or the whole JSON body), and whether it is the terminal frame. */
+export interface Frame {
+  readonly text: string;
+  readonly terminal: boolean;
+}
+
+/** Options for rendering a reply. */
+export interface RenderOptions {
+  readonly request: ParsedRequest;
+  /** Deterministic id suffix (the attempt number). */
+  readonly sequence: number;
+  /** How many UTF-16 code units each tool-argument fragment carries. */
+  readonly argumentSliceLength: number;
+}
+
+/** A rendered reply: the JSON body for non-streaming requests, the frames for streams. */
+export interface RenderedReply {
+  readonly contentType: string;
+  readonly frames: readonly Frame[];
+}
+
+/** What the server needs from each provider adapter. */
+export interface ProviderProtocol {
+  readonly provider: Provider;
+  /** The response header that carries the request id. */
+  readonly requestIdHeader: string;
+  checkAuth(
+    headers: Readonly<Record<string, string>>,
+    apiKey: string | undefined,
+  ): ProviderError | undefined;
+  parse(body: unknown): ParsedRequest | ProviderError;
+  /** Strict mode: the provider's own 400 for broken tool history. */
+  checkToolHistory(body: unknown): ProviderError | undefined;
+  errorBody(error: ProviderError, requestId: string): object;
+  render(reply: ScriptedReply, options: RenderOptions): RenderedReply;
+  /** An error event sent after a 200, in the provider's in-stream format. */
+  streamErrorFrame(error: ProviderError): string;
+  /** A frame with broken JSON, in the provider's framing. */
+  malformedFrame(frame: Frame): string;
+  /** The 400 for a body that is not JSON. */
+  malformedBodyError(): ProviderError;
+}
+
+/** True when a parse result is an error rather than a request. */
+export function isProviderError(
+  value: ParsedRequest | ProviderError,
+): value is ProviderError {
+  return 'status' in value;
+}
