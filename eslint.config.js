@@ -49,6 +49,8 @@ export default defineConfig(
     rules: {
       'no-console': 'off',
       '@typescript-eslint/require-await': 'off',
+      // it.each rows are positional by nature.
+      'max-params': 'off',
     },
   },
   { files: ['**/*.js'], extends: [tseslint.configs.disableTypeChecked] },

@@ -1,1 +1,21 @@
-export {};
+/**
+ * @module A per-tool circuit breaker on opossum that counts only tool-health ERROR responses and
+ * never rejects: every call ends in a `ToolResponse`.
+ */
+export {
+  breakerDefaults,
+  defaultFailureCodes,
+  validateBreakerOptions,
+} from './breaker-options.ts';
+export type { BreakerOptions } from './breaker-options.ts';
+export { BreakerRegistry } from './breaker-registry.ts';
+export { BreakerState } from './breaker-state.ts';
+export { countsAsFailure } from './counts-as-failure.ts';
+export { createToolBreaker } from './tool-breaker.ts';
+export type {
+  BreakerSnapshot,
+  BreakerWindow,
+  ExecuteOptions,
+  StateChange,
+  ToolBreaker,
+} from './tool-breaker.ts';

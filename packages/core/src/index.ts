@@ -1,1 +1,45 @@
-export {};
+/**
+ * @module The agent loop that branches on each tool call's outcome, with OpenAI-compatible,
+ * Anthropic and scripted models.
+ */
+export { Agent } from './agent.ts';
+export type { AgentOptions, RunOptions } from './agent.ts';
+export type {
+  AgentEvent,
+  AgentRunResult,
+  AgentStep,
+  AgentToolCall,
+  StopReason,
+} from './agent-events.ts';
+export type {
+  ChatMessage,
+  ChatModel,
+  ChatRequest,
+  FinishReason,
+  ModelEvent,
+  ModelToolCall,
+  ModelToolSpec,
+  ToolResultMessage,
+  Usage,
+} from './chat-model.ts';
+export { ModelError } from './model-error.ts';
+export type { ModelErrorKind } from './model-error.ts';
+export { ErrorBudget } from './error-budget.ts';
+export type {
+  BudgetExhaustion,
+  ErrorBudgetOptions,
+  RecordedError,
+} from './error-budget.ts';
+export { toolResultForModel } from './tool-result-for-model.ts';
+export type { ModelVisibleResult } from './tool-result-for-model.ts';
+export { lastToolResult, scriptedModel } from './scripted-model.ts';
+export type {
+  ScriptedModel,
+  ScriptedStep,
+  ScriptedTurn,
+} from './scripted-model.ts';
+export { openaiCompatible } from './openai-compatible.ts';
+export type { OpenAICompatibleOptions } from './openai-compatible.ts';
+export { anthropic } from './anthropic.ts';
+export type { AnthropicOptions } from './anthropic.ts';
+export type { RetryOptions } from './retry-policy.ts';

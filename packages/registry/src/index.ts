@@ -1,1 +1,24 @@
-export {};
+/**
+ * @module The one seam every tool call passes through: lookup, validation, approval, breaker,
+ * timeout, normalisation, timing, events and logging.
+ */
+export { ToolRegistry } from './tool-registry.ts';
+export type {
+  ApprovalDecision,
+  ApprovalRequest,
+  CallOptions,
+  PlainToolFunction,
+  RegisterFunctionOptions,
+  RegisterOptions,
+  SpecsOptions,
+  ToolListing,
+  ToolRegistryOptions,
+} from './tool-registry.ts';
+export type {
+  CallStage,
+  RegistryEvents,
+  ToolEndEvent,
+  ToolStartEvent,
+} from './registry-events.ts';
+export { SecretRedactor } from './redact.ts';
+export type { RedactOptions } from './redact.ts';

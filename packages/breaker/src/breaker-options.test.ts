@@ -1,0 +1,204 @@
+import { silentLogger } from '@candor/tools';
+import { describe, expect, it } from 'vitest';
+import {
+  type BreakerOptions,
+  breakerDefaults,
+  defaultFailureCodes,
+  resolveBreakerOptions,
+  validateBreakerOptions,
+} from './breaker-options.ts';
+import { createToolBreaker } from './tool-breaker.ts';
+
+function bad(options: unknown): BreakerOptions {
+  return options as BreakerOptions;
+}
+
+describe('validateBreakerOptions', () => {
+  it.each([
+    [
+      'failureRatePct 0',
+      { failureRatePct: 0 },
+      RangeError,
+      /"failureRatePct" must be a number in \(0, 100\], got 0/,
+    ],
+    [
+      'failureRatePct 100.5',
+      { failureRatePct: 100.5 },
+      RangeError,
+      /"failureRatePct"/,
+    ],
+    [
+      'failureRatePct NaN',
+      { failureRatePct: Number.NaN },
+      RangeError,
+      /"failureRatePct"/,
+    ],
+    [
+      'failureRatePct as a string',
+      { failureRatePct: '50' },
+      TypeError,
+      /"failureRatePct" must be a number .* got "50"/,
+    ],
+    [
+      'minimumCalls 0',
+      { minimumCalls: 0 },
+      RangeError,
+      /"minimumCalls" must be an integer in \[1, /,
+    ],
+    ['minimumCalls 2.5', { minimumCalls: 2.5 }, RangeError, /"minimumCalls"/],
+    [
+      'timeoutMs 0',
+      { timeoutMs: 0 },
+      RangeError,
+      /"timeoutMs" must be a number in \(0, 2147483647\], got 0/,
+    ],
+    [
+      'timeoutMs Infinity',
+      { timeoutMs: Number.POSITIVE_INFINITY },
+      RangeError,
+      /"timeoutMs"/,
+    ],
+    [
+      'graceMs -1',
+      { graceMs: -1 },
+      RangeError,
+      /"graceMs" must be a number in \[0, /,
+    ],
+    ['resetTimeoutMs 0', { resetTimeoutMs: 0 }, RangeError, /"resetTimeoutMs"/],
+    [
+      'windowMs 1.5',
+      { windowMs: 1.5 },
+      RangeError,
+      /"windowMs" must be an integer/,
+    ],
+    [
+      'buckets 0',
+      { buckets: 0 },
+      RangeError,
+      /"buckets" must be an integer in \[1, /,
+    ],
+    [
+      'buckets not dividing windowMs',
+      { windowMs: 60_000, buckets: 7 },
+      RangeError,
+      /"buckets" \(7\) must divide "windowMs" \(60000\)/,
+    ],
+    [
+      'default window, 7 buckets',
+      { buckets: 7 },
+      RangeError,
+      /must divide "windowMs" \(60000\)/,
+    ],
+    [
+      'timeout plus grace past the timer limit',
+      { timeoutMs: 2_147_483_647, graceMs: 1 },
+      RangeError,
+      /"timeoutMs" \+ "graceMs" must be at most 2147483647/,
+    ],
+    [
+      'failureCodes as one string',
+      { failureCodes: 'TIMEOUT' },
+      TypeError,
+      /"failureCodes" must be an iterable of error codes/,
+    ],
+    [
+      'failureCodes with an unknown code',
+      { failureCodes: ['TIMEOUT', 'timeout'] },
+      TypeError,
+      /holds "timeout", which is not an error code/,
+    ],
+    [
+      'enabled as a string',
+      { enabled: 'no' },
+      TypeError,
+      /"enabled" must be a boolean, got "no"/,
+    ],
+    [
+      'a logger without child()',
+      { logger: { info: () => undefined } },
+      TypeError,
+      /"logger" must be a pino-compatible logger; it lacks trace, debug, warn, error, child/,
+    ],
+    [
+      'a misspelt option',
+      { resetTimeout: 1_000 },
+      TypeError,
+      /Unknown breaker option "resetTimeout"/,
+    ],
+  ])('24. rejects %s', (_label, options, errorClass, message) => {
+    expect(() => {
+      validateBreakerOptions(bad(options));
+    }).toThrow(errorClass);
+    expect(() => {
+      validateBreakerOptions(bad(options));
+    }).toThrow(message);
+  });
+
+  it('24. rejects a non-object', () => {
+    expect(() => {
+      validateBreakerOptions(bad(null));
+    }).toThrow(/Breaker options must be an object, got null/);
+  });
+
+  it('24. accepts the boundaries of every range', () => {
+    for (const options of [
+      {},
+      { failureRatePct: 100, minimumCalls: 1, graceMs: 0 },
+      { failureRatePct: 0.5, timeoutMs: 1, resetTimeoutMs: 1 },
+      { windowMs: 1, buckets: 1 },
+      { failureCodes: new Set(['NOT_FOUND'] as const), enabled: false },
+      { logger: silentLogger },
+      bad({ timeoutMs: undefined }),
+    ]) {
+      expect(() => {
+        validateBreakerOptions(options);
+      }).not.toThrow();
+    }
+  });
+
+  it('24. createToolBreaker validates its options and needs a tool name', () => {
+    expect(() => createToolBreaker('search', { failureRatePct: 0 })).toThrow(
+      RangeError,
+    );
+    expect(() => createToolBreaker('  ')).toThrow(
+      'needs a non-empty tool name, got "  "',
+    );
+    expect(() => createToolBreaker(undefined as unknown as string)).toThrow(
+      /got undefined/,
+    );
+  });
+});
+
+describe('resolveBreakerOptions', () => {
+  it('fills in the documented defaults', () => {
+    const resolved = resolveBreakerOptions({});
+    expect(resolved).toMatchObject({
+      timeoutMs: 30_000,
+      graceMs: 1_000,
+      resetTimeoutMs: 30_000,
+      windowMs: 60_000,
+      buckets: 6,
+      minimumCalls: 5,
+      failureRatePct: 50,
+      enabled: true,
+    });
+    expect(resolved).toMatchObject(breakerDefaults);
+    expect(resolved.logger).toBe(silentLogger);
+    expect([...resolved.failureCodes].sort()).toEqual([
+      'API_ERROR',
+      'EXECUTION_ERROR',
+      'INTERNAL_ERROR',
+      'NETWORK_ERROR',
+      'RATE_LIMIT',
+      'TIMEOUT',
+    ]);
+    expect(resolved.failureCodes).not.toBe(defaultFailureCodes);
+  });
+
+  it('drops CIRCUIT_OPEN from a custom failureCodes list', () => {
+    const resolved = resolveBreakerOptions({
+      failureCodes: ['CIRCUIT_OPEN', 'CONFLICT'],
+    });
+    expect([...resolved.failureCodes]).toEqual(['CONFLICT']);
+  });
+});

@@ -1,0 +1,287 @@
+import {
+  allToolErrorCodes,
+  codeMetadata,
+  isToolErrorCode,
+  type ToolErrorCode,
+} from '@candor/errors';
+import { type Logger, silentLogger } from '@candor/tools';
+
+/** How one tool's breaker behaves. Every field is optional; see {@link breakerDefaults}. */
+export interface BreakerOptions {
+  /**
+   * The tool's own time budget in ms. The breaker's backstop fires at `timeoutMs + graceMs`, so
+   * it only ends calls that outlive the caller's own timeout. Default 30 000.
+   */
+  timeoutMs?: number;
+  /** Extra ms the backstop waits past `timeoutMs`. Default 1 000. */
+  graceMs?: number;
+  /** How long the breaker stays open before it lets one trial call through. Default 30 000. */
+  resetTimeoutMs?: number;
+  /** Length of the rolling window the failure rate is computed over. Default 60 000. */
+  windowMs?: number;
+  /** Number of buckets the window is sliced into; must divide `windowMs`. Default 6. */
+  buckets?: number;
+  /** Calls the window must hold before the breaker may open. Default 5. */
+  minimumCalls?: number;
+  /** Opens when the failure rate is strictly above this percentage. Default 50. */
+  failureRatePct?: number;
+  /**
+   * Codes that count as a failure of the tool's health. Default: every code whose metadata says
+   * `countsForBreaker`. `CIRCUIT_OPEN` is never counted, even when listed.
+   */
+  failureCodes?: Iterable<ToolErrorCode>;
+  /** `false` makes the breaker a pass-through that records nothing. Default `true`. */
+  enabled?: boolean;
+  /** A pino-compatible logger. Default: silent. */
+  logger?: Logger;
+}
+
+/** {@link BreakerOptions} with every default filled in. */
+export interface ResolvedBreakerOptions {
+  readonly timeoutMs: number;
+  readonly graceMs: number;
+  readonly resetTimeoutMs: number;
+  readonly windowMs: number;
+  readonly buckets: number;
+  readonly minimumCalls: number;
+  readonly failureRatePct: number;
+  readonly failureCodes: ReadonlySet<ToolErrorCode>;
+  readonly enabled: boolean;
+  readonly logger: Logger;
+}
+
+/** The codes counted by default: those whose metadata says `countsForBreaker`. */
+export const defaultFailureCodes: ReadonlySet<ToolErrorCode> = new Set(
+  allToolErrorCodes.filter((code) => codeMetadata[code].countsForBreaker),
+);
+
+/**
+ * The defaults, sized for agent tools that see a few calls a minute (research §7.3).
+ *
+ * @example
+ * ```ts
+ * breakerDefaults.minimumCalls; // 5
+ * ```
+ */
+export const breakerDefaults = Object.freeze({
+  timeoutMs: 30_000,
+  graceMs: 1_000,
+  resetTimeoutMs: 30_000,
+  windowMs: 60_000,
+  buckets: 6,
+  minimumCalls: 5,
+  failureRatePct: 50,
+  enabled: true,
+});
+
+// Node clamps longer timer delays to 1 ms, which would fire the backstop at once.
+const MAX_TIMER_MS = 2_147_483_647;
+
+const knownKeys: ReadonlySet<string> = new Set([
+  'timeoutMs',
+  'graceMs',
+  'resetTimeoutMs',
+  'windowMs',
+  'buckets',
+  'minimumCalls',
+  'failureRatePct',
+  'failureCodes',
+  'enabled',
+  'logger',
+]);
+
+const loggerMethods = ['trace', 'debug', 'info', 'warn', 'error', 'child'];
+
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function checkNumber(
+  key: string,
+  value: unknown,
+  rule: { min: number; minInclusive: boolean; max: number; integer: boolean },
+): void {
+  const range = `${rule.minInclusive ? '[' : '('}${rule.min}, ${rule.max}]`;
+  const kind = rule.integer ? 'an integer' : 'a number';
+  if (typeof value !== 'number') {
+    throw new TypeError(
+      `Breaker option "${key}" must be ${kind} in ${range}, got ${shown(value)}`,
+    );
+  }
+  const belowMin = rule.minInclusive ? value < rule.min : value <= rule.min;
+  if (
+    !Number.isFinite(value) ||
+    (rule.integer && !Number.isInteger(value)) ||
+    belowMin ||
+    value > rule.max
+  ) {
+    throw new RangeError(
+      `Breaker option "${key}" must be ${kind} in ${range}, got ${shown(value)}`,
+    );
+  }
+}
+
+function checkFailureCodes(value: unknown): void {
+  if (
+    typeof value === 'string' ||
+    typeof value !== 'object' ||
+    value === null ||
+    !(Symbol.iterator in value)
+  ) {
+    throw new TypeError(
+      `Breaker option "failureCodes" must be an iterable of error codes (an array or a Set), got ${shown(value)}`,
+    );
+  }
+  for (const code of value as Iterable<unknown>) {
+    if (!isToolErrorCode(code)) {
+      throw new TypeError(
+        `Breaker option "failureCodes" holds ${shown(code)}, which is not an error code; expected some of ${allToolErrorCodes.join(', ')}`,
+      );
+    }
+  }
+}
+
+function checkLogger(value: unknown): void {
+  const missing =
+    typeof value === 'object' && value !== null
+      ? loggerMethods.filter(
+          (method) =>
+            typeof (value as Record<string, unknown>)[method] !== 'function',
+        )
+      : loggerMethods;
+  if (missing.length > 0) {
+    throw new TypeError(
+      `Breaker option "logger" must be a pino-compatible logger; it lacks ${missing.join(', ')}`,
+    );
+  }
+}
+
+/**
+ * Throws a clear `TypeError` or `RangeError` naming the first bad option and its allowed range.
+ * Unknown keys are refused too, so a misspelt option is never silently ignored.
+ *
+ * @example
+ * ```ts
+ * validateBreakerOptions({ failureRatePct: 0 });
+ * // RangeError: Breaker option "failureRatePct" must be a number in (0, 100], got 0
+ * ```
+ */
+export function validateBreakerOptions(options: BreakerOptions): void {
+  if (typeof options !== 'object' || (options as unknown) === null) {
+    throw new TypeError(
+      `Breaker options must be an object, got ${shown(options)}`,
+    );
+  }
+  const entries = Object.entries(options).filter(
+    ([, value]) => value !== undefined,
+  );
+  for (const [key] of entries) {
+    if (!knownKeys.has(key)) {
+      throw new TypeError(
+        `Unknown breaker option "${key}"; expected one of ${[...knownKeys].join(', ')}`,
+      );
+    }
+  }
+  const given = new Map<string, unknown>(entries);
+  const ms = { minInclusive: false, max: MAX_TIMER_MS, integer: false };
+  if (given.has('timeoutMs')) {
+    checkNumber('timeoutMs', given.get('timeoutMs'), { ...ms, min: 0 });
+  }
+  if (given.has('graceMs')) {
+    checkNumber('graceMs', given.get('graceMs'), {
+      ...ms,
+      min: 0,
+      minInclusive: true,
+    });
+  }
+  if (given.has('resetTimeoutMs')) {
+    checkNumber('resetTimeoutMs', given.get('resetTimeoutMs'), {
+      ...ms,
+      min: 0,
+    });
+  }
+  if (given.has('windowMs')) {
+    checkNumber('windowMs', given.get('windowMs'), {
+      ...ms,
+      min: 0,
+      integer: true,
+    });
+  }
+  if (given.has('buckets')) {
+    checkNumber('buckets', given.get('buckets'), {
+      min: 1,
+      minInclusive: true,
+      max: Number.MAX_SAFE_INTEGER,
+      integer: true,
+    });
+  }
+  if (given.has('minimumCalls')) {
+    checkNumber('minimumCalls', given.get('minimumCalls'), {
+      min: 1,
+      minInclusive: true,
+      max: Number.MAX_SAFE_INTEGER,
+      integer: true,
+    });
+  }
+  if (given.has('failureRatePct')) {
+    checkNumber('failureRatePct', given.get('failureRatePct'), {
+      min: 0,
+      minInclusive: false,
+      max: 100,
+      integer: false,
+    });
+  }
+  if (given.has('failureCodes')) checkFailureCodes(given.get('failureCodes'));
+  if (given.has('enabled') && typeof given.get('enabled') !== 'boolean') {
+    throw new TypeError(
+      `Breaker option "enabled" must be a boolean, got ${shown(given.get('enabled'))}`,
+    );
+  }
+  if (given.has('logger')) checkLogger(given.get('logger'));
+  checkCombination(options);
+}
+
+function checkCombination(options: BreakerOptions): void {
+  const windowMs = options.windowMs ?? breakerDefaults.windowMs;
+  const buckets = options.buckets ?? breakerDefaults.buckets;
+  if (windowMs % buckets !== 0) {
+    throw new RangeError(
+      `Breaker option "buckets" (${buckets}) must divide "windowMs" (${windowMs}) exactly, so every bucket has the same whole-millisecond width`,
+    );
+  }
+  const timeoutMs = options.timeoutMs ?? breakerDefaults.timeoutMs;
+  const graceMs = options.graceMs ?? breakerDefaults.graceMs;
+  if (timeoutMs + graceMs > MAX_TIMER_MS) {
+    throw new RangeError(
+      `Breaker options "timeoutMs" + "graceMs" must be at most ${MAX_TIMER_MS} ms, got ${timeoutMs + graceMs}`,
+    );
+  }
+}
+
+/** Validates `options` and fills in every default. */
+export function resolveBreakerOptions(
+  options: BreakerOptions,
+): ResolvedBreakerOptions {
+  validateBreakerOptions(options);
+  const failureCodes = new Set(options.failureCodes ?? defaultFailureCodes);
+  // A rejection by a breaker says nothing about the tool's health; counting it would let breakers
+  // keep each other open.
+  failureCodes.delete('CIRCUIT_OPEN');
+  return {
+    timeoutMs: options.timeoutMs ?? breakerDefaults.timeoutMs,
+    graceMs: options.graceMs ?? breakerDefaults.graceMs,
+    resetTimeoutMs: options.resetTimeoutMs ?? breakerDefaults.resetTimeoutMs,
+    windowMs: options.windowMs ?? breakerDefaults.windowMs,
+    buckets: options.buckets ?? breakerDefaults.buckets,
+    minimumCalls: options.minimumCalls ?? breakerDefaults.minimumCalls,
+    failureRatePct: options.failureRatePct ?? breakerDefaults.failureRatePct,
+    failureCodes,
+    enabled: options.enabled ?? breakerDefaults.enabled,
+    logger: options.logger ?? silentLogger,
+  };
+}

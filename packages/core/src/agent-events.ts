@@ -1,0 +1,83 @@
+import { type ToolErrorCode } from '@candor/errors';
+import { type ToolOutcome, type ToolResponse } from '@candor/tools';
+import {
+  type FinishReason,
+  type ModelToolCall,
+  type Usage,
+} from './chat-model.ts';
+import { type ModelErrorKind } from './model-error.ts';
+import { type BudgetExhaustion, type RecordedError } from './error-budget.ts';
+import { type ModelVisibleResult } from './tool-result-for-model.ts';
+
+/** Why a run stopped. */
+export type StopReason =
+  'completed' | 'max_steps' | 'error_budget' | 'aborted' | 'model_error';
+
+/** One tool call of a step, with what the model was sent. */
+export interface AgentToolCall {
+  readonly call: ModelToolCall;
+  readonly response: ToolResponse;
+  readonly outcome: ToolOutcome;
+  readonly sentToModel: ModelVisibleResult;
+}
+
+/** One model turn and the tool calls it made. */
+export interface AgentStep {
+  readonly index: number;
+  readonly text: string;
+  readonly finishReason: FinishReason | undefined;
+  readonly toolCalls: readonly AgentToolCall[];
+}
+
+/** The result of `Agent.run`. */
+export interface AgentRunResult {
+  /** The model's final text (the last step's text when the run did not complete). */
+  readonly text: string;
+  readonly stopReason: StopReason;
+  readonly steps: readonly AgentStep[];
+  readonly usage: Usage;
+  /** With `error_budget`: which limit ran out, and the last errors. */
+  readonly budget?: {
+    readonly exhausted: BudgetExhaustion;
+    readonly lastErrors: readonly RecordedError[];
+  };
+  /** With `model_error`: what the provider or the stream did. */
+  readonly modelError?: {
+    readonly kind: ModelErrorKind | 'unknown';
+    readonly message: string;
+    readonly status?: number;
+  };
+}
+
+/** What `Agent.stream` yields. */
+export type AgentEvent =
+  | {
+      readonly type: 'text-delta';
+      readonly step: number;
+      readonly text: string;
+    }
+  | {
+      readonly type: 'tool-start';
+      readonly step: number;
+      readonly callId: string;
+      readonly toolName: string;
+      readonly arguments: string;
+    }
+  | {
+      readonly type: 'tool-end';
+      readonly step: number;
+      readonly callId: string;
+      readonly toolName: string;
+      readonly outcome: ToolOutcome;
+      readonly code?: ToolErrorCode;
+      readonly response: ToolResponse;
+      readonly sentToModel: ModelVisibleResult;
+    }
+  | {
+      readonly type: 'step-end';
+      readonly step: number;
+      readonly finishReason: FinishReason | undefined;
+      readonly toolCalls: number;
+      readonly usage?: Usage;
+    }
+  | { readonly type: 'done'; readonly result: AgentRunResult };

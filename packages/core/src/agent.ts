@@ -1,0 +1,332 @@
+import { type ToolRegistry } from '@candor/registry';
+import { type Logger, outcomeOf, silentLogger } from '@candor/tools';
+import {
+  type AgentEvent,
+  type AgentRunResult,
+  type AgentStep,
+  type AgentToolCall,
+  type StopReason,
+} from './agent-events.ts';
+import {
+  type ChatMessage,
+  type ChatModel,
+  type FinishReason,
+  type ModelToolCall,
+  type ModelToolSpec,
+  type Usage,
+} from './chat-model.ts';
+import { ErrorBudget, type ErrorBudgetOptions } from './error-budget.ts';
+import { ModelError } from './model-error.ts';
+import { toolResultForModel } from './tool-result-for-model.ts';
+
+/** Options of {@link Agent}. */
+export interface AgentOptions {
+  readonly model: ChatModel;
+  readonly registry: ToolRegistry;
+  readonly instructions?: string;
+  /** Model turns in one run. Default 10. */
+  readonly maxSteps?: number;
+  readonly errorBudget?: ErrorBudgetOptions;
+  readonly logger?: Logger;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  readonly signal?: AbortSignal;
+}
+
+interface StepState {
+  text: string;
+  calls: ModelToolCall[];
+  finishReason: FinishReason | undefined;
+  usage: Usage | undefined;
+}
+
+/**
+ * The agent loop. Every tool call goes through `registry.call`, and each outcome is told to the
+ * model in words it can act on: a partial result is flagged, an error carries its code, a denial
+ * says the call did not run, and an error budget stops a loop that only fails.
+ *
+ * @example
+ * ```ts
+ * const agent = new Agent({ model: openaiCompatible({ baseURL, apiKey, model: 'gpt-4o-mini' }), registry });
+ * const { text, stopReason } = await agent.run('What is 2 + 3 * 4?');
+ * ```
+ */
+export class Agent {
+  readonly #model: ChatModel;
+  readonly #registry: ToolRegistry;
+  readonly #instructions: string | undefined;
+  readonly #maxSteps: number;
+  readonly #budget: ErrorBudgetOptions;
+  readonly #logger: Logger;
+
+  constructor(options: AgentOptions) {
+    if (typeof options.model.stream !== 'function') {
+      throw new TypeError(
+        'Agent: model must be a ChatModel with a stream() method',
+      );
+    }
+    if (typeof options.registry.call !== 'function') {
+      throw new TypeError('Agent: registry must be a ToolRegistry');
+    }
+    const maxSteps = options.maxSteps ?? 10;
+    if (!Number.isInteger(maxSteps) || maxSteps < 1) {
+      throw new RangeError(
+        `Agent: maxSteps must be an integer of at least 1, got ${String(maxSteps)}`,
+      );
+    }
+    // Validates the budget's numbers now rather than at the first run.
+    new ErrorBudget(options.errorBudget);
+    this.#model = options.model;
+    this.#registry = options.registry;
+    this.#instructions = options.instructions;
+    this.#maxSteps = maxSteps;
+    this.#budget = options.errorBudget ?? {};
+    this.#logger = (options.logger ?? silentLogger).child({
+      component: 'agent',
+    });
+  }
+
+  /** Runs to the end and returns the result. Never rejects on tool or model failures. */
+  async run(
+    input: string | readonly ChatMessage[],
+    options: RunOptions = {},
+  ): Promise<AgentRunResult> {
+    for await (const event of this.stream(input, options)) {
+      if (event.type === 'done') return event.result;
+    }
+    throw new Error('Agent.stream ended without a done event');
+  }
+
+  /** The run as typed events: text deltas, tool starts and ends, step ends, then done. */
+  async *stream(
+    input: string | readonly ChatMessage[],
+    options: RunOptions = {},
+  ): AsyncGenerator<AgentEvent, void, undefined> {
+    const signal = options.signal;
+    const messages: ChatMessage[] =
+      typeof input === 'string'
+        ? [{ role: 'user', content: input }]
+        : [...input];
+    const budget = new ErrorBudget(this.#budget);
+    const steps: AgentStep[] = [];
+    const usage = { inputTokens: 0, outputTokens: 0 };
+    const finish = (
+      stopReason: StopReason,
+      extra: Partial<AgentRunResult> = {},
+    ): AgentEvent => {
+      const result: AgentRunResult = {
+        text: steps.at(-1)?.text ?? '',
+        stopReason,
+        steps,
+        usage: { ...usage },
+        ...extra,
+      };
+      this.#logger.info(
+        { stopReason, steps: steps.length },
+        'agent run finished',
+      );
+      return { type: 'done', result };
+    };
+
+    for (let index = 1; index <= this.#maxSteps; index++) {
+      if (isAborted(signal)) {
+        yield finish('aborted');
+        return;
+      }
+      const state: StepState = {
+        text: '',
+        calls: [],
+        finishReason: undefined,
+        usage: undefined,
+      };
+      try {
+        const tools = this.#registry.specs({
+          format: 'json-schema',
+          hideOpenCircuits: true,
+        }) as ModelToolSpec[];
+        const request = {
+          ...(this.#instructions === undefined
+            ? {}
+            : { instructions: this.#instructions }),
+          messages: [...messages],
+          tools,
+          ...(signal === undefined ? {} : { signal }),
+        };
+        for await (const event of this.#model.stream(request)) {
+          if (event.type === 'text-delta') {
+            state.text += event.text;
+            yield { type: 'text-delta', step: index, text: event.text };
+          } else if (event.type === 'tool-call') {
+            state.calls.push(event.call);
+          } else {
+            state.finishReason = event.finishReason;
+            state.usage = event.usage;
+          }
+        }
+      } catch (error: unknown) {
+        if (isAborted(signal)) {
+          steps.push({
+            index,
+            text: state.text,
+            finishReason: undefined,
+            toolCalls: [],
+          });
+          yield finish('aborted');
+          return;
+        }
+        steps.push({
+          index,
+          text: state.text,
+          finishReason: undefined,
+          toolCalls: [],
+        });
+        yield finish('model_error', { modelError: describeModelError(error) });
+        return;
+      }
+      if (state.usage) {
+        usage.inputTokens += state.usage.inputTokens;
+        usage.outputTokens += state.usage.outputTokens;
+      }
+      messages.push({
+        role: 'assistant',
+        content: state.text,
+        toolCalls: state.calls,
+      });
+      if (state.calls.length === 0) {
+        steps.push({
+          index,
+          text: state.text,
+          finishReason: state.finishReason,
+          toolCalls: [],
+        });
+        yield stepEnd(index, state);
+        yield finish('completed');
+        return;
+      }
+
+      for (const call of state.calls) {
+        yield {
+          type: 'tool-start',
+          step: index,
+          callId: call.id,
+          toolName: call.name,
+          arguments: call.arguments,
+        };
+      }
+      // Concurrently, through the one seam; results go back in call order.
+      const responses = await Promise.all(
+        state.calls.map((call) =>
+          this.#registry.call(call.name, call.arguments, {
+            callId: call.id,
+            ...(signal === undefined ? {} : { signal }),
+          }),
+        ),
+      );
+      if (isAborted(signal)) {
+        // A cancelled call is the caller's doing, never a tool error to show the model.
+        steps.push({
+          index,
+          text: state.text,
+          finishReason: state.finishReason,
+          toolCalls: [],
+        });
+        yield finish('aborted');
+        return;
+      }
+      const toolCalls: AgentToolCall[] = state.calls.map((call, position) => {
+        const response = responses[position];
+        if (response === undefined)
+          throw new Error('registry.call returned nothing');
+        return {
+          call,
+          response,
+          outcome: outcomeOf(response),
+          sentToModel: toolResultForModel(response, call.name),
+        };
+      });
+      for (const entry of toolCalls) {
+        const code =
+          entry.response.status === 'error'
+            ? entry.response.errorInfo.code
+            : undefined;
+        yield {
+          type: 'tool-end',
+          step: index,
+          callId: entry.call.id,
+          toolName: entry.call.name,
+          outcome: entry.outcome,
+          ...(code === undefined ? {} : { code }),
+          response: entry.response,
+          sentToModel: entry.sentToModel,
+        };
+        budget.record({
+          outcome: entry.outcome,
+          toolName: entry.call.name,
+          callId: entry.call.id,
+          arguments: entry.call.arguments,
+          ...(code === undefined ? {} : { code }),
+          ...(entry.response.status === 'error'
+            ? { message: entry.response.errorInfo.message }
+            : {}),
+        });
+      }
+      messages.push({
+        role: 'tool',
+        results: toolCalls.map((entry) => ({
+          callId: entry.call.id,
+          toolName: entry.call.name,
+          content: entry.sentToModel.content,
+          isError: entry.sentToModel.isError,
+        })),
+      });
+      steps.push({
+        index,
+        text: state.text,
+        finishReason: state.finishReason,
+        toolCalls,
+      });
+      yield stepEnd(index, state);
+      const exhausted = budget.exhausted;
+      if (exhausted !== undefined) {
+        yield finish('error_budget', {
+          budget: { exhausted, lastErrors: budget.lastErrors() },
+        });
+        return;
+      }
+    }
+    yield finish('max_steps');
+  }
+}
+
+// A function, so TypeScript does not narrow `aborted` across awaits: it changes meanwhile.
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+function stepEnd(index: number, state: StepState): AgentEvent {
+  return {
+    type: 'step-end',
+    step: index,
+    finishReason: state.finishReason,
+    toolCalls: state.calls.length,
+    ...(state.usage === undefined ? {} : { usage: state.usage }),
+  };
+}
+
+function describeModelError(
+  error: unknown,
+): NonNullable<AgentRunResult['modelError']> {
+  if (error instanceof ModelError) {
+    return {
+      kind: error.kind,
+      message: error.message,
+      ...(error.status === undefined ? {} : { status: error.status }),
+    };
+  }
+  return {
+    kind: 'unknown',
+    message: error instanceof Error ? error.message : String(error),
+  };
+}

@@ -1,0 +1,68 @@
+import { type z } from 'zod';
+import { type ToolResponse, ToolResponse as Responses } from '@candor/tools';
+
+/** The outcome of {@link parseArguments}: the validated input, or the response for the model. */
+export type ParsedArguments =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly response: ToolResponse };
+
+const MAX_ISSUES = 10;
+
+function decode(args: unknown): ParsedArguments {
+  if (args === undefined || (typeof args === 'string' && args.trim() === '')) {
+    return { ok: true, value: {} };
+  }
+  if (typeof args !== 'string') return { ok: true, value: args };
+  try {
+    return { ok: true, value: JSON.parse(args) as unknown };
+  } catch (error: unknown) {
+    const reason = error instanceof Error ? error.message : 'unparseable';
+    return {
+      ok: false,
+      response: Responses.error(
+        'INVALID_FORMAT',
+        `The arguments are not valid JSON (${reason}). Send a JSON object that matches the tool's schema.`,
+      ),
+    };
+  }
+}
+
+function describeIssue(issue: z.core.$ZodIssue): {
+  path: string;
+  message: string;
+} {
+  const path = issue.path.map(String).join('.');
+  return { path, message: issue.message };
+}
+
+/**
+ * Decodes a JSON string or an object and validates it against the tool's schema. Failures name
+ * each field and what is wrong with it, never the values themselves.
+ */
+export async function parseArguments(
+  schema: z.ZodType,
+  args: unknown,
+): Promise<ParsedArguments> {
+  const decoded = decode(args);
+  if (!decoded.ok) return decoded;
+  const result = await schema.safeParseAsync(decoded.value);
+  if (result.success) return { ok: true, value: result.data };
+  const issues = result.error.issues.slice(0, MAX_ISSUES).map(describeIssue);
+  const summary = issues
+    .map(({ path, message }) => (path === '' ? message : `${path}: ${message}`))
+    .join('; ');
+  const more =
+    result.error.issues.length > MAX_ISSUES
+      ? ` (and ${result.error.issues.length - MAX_ISSUES} more)`
+      : '';
+  return {
+    ok: false,
+    response: Responses.error(
+      'INVALID_PARAM',
+      `Invalid arguments: ${summary}${more}. Fix them and call again.`,
+      {
+        details: { issues },
+      },
+    ),
+  };
+}

@@ -1,0 +1,127 @@
+const REDACTED = '[REDACTED]';
+const MAX_DEPTH = 32;
+
+// Compared after lower-casing and removing everything but letters and digits, so `api_key`,
+// `apiKey` and `API-KEY` are one key. `token` only at the end: `maxTokens` is not a secret.
+const SECRET_PARTS = [
+  'password',
+  'passwd',
+  'secret',
+  'apikey',
+  'authorization',
+  'cookie',
+  'privatekey',
+  'accesskey',
+  'credential',
+];
+
+function normalise(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** How the registry recognises secret-looking keys; `extraKeys` adds the caller's own. */
+export interface RedactOptions {
+  readonly extraKeys?: readonly (string | RegExp)[];
+}
+
+/** Decides, once per registry, which keys are secrets. */
+export class SecretRedactor {
+  readonly #extraNames: ReadonlySet<string>;
+  readonly #extraPatterns: readonly RegExp[];
+
+  constructor(options: RedactOptions = {}) {
+    const extra = options.extraKeys ?? [];
+    this.#extraNames = new Set(
+      extra
+        .filter((key): key is string => typeof key === 'string')
+        .map(normalise),
+    );
+    this.#extraPatterns = extra.filter(
+      (key): key is RegExp => key instanceof RegExp,
+    );
+  }
+
+  /** True for keys such as password, token, api key, authorization, cookie, secret, private key. */
+  isSecretKey(key: string): boolean {
+    const flat = normalise(key);
+    if (flat === '') return false;
+    if (flat.endsWith('token') || flat === 'auth') return true;
+    if (SECRET_PARTS.some((part) => flat.includes(part))) return true;
+    if (this.#extraNames.has(flat)) return true;
+    return this.#extraPatterns.some((pattern) => pattern.test(key));
+  }
+
+  /**
+   * A copy of `value` with every secret-looking key's value censored, at any depth. Cycles and
+   * excessive depth are cut, and `__proto__` keys are copied as plain data.
+   */
+  redact(value: unknown): unknown {
+    return this.#redact(value, 0, new WeakSet());
+  }
+
+  /** Every string found under a secret-looking key, so it can be scrubbed from messages. */
+  secretValues(value: unknown): string[] {
+    const found: string[] = [];
+    this.#collect(value, 0, { seen: new WeakSet(), found });
+    return found;
+  }
+
+  #redact(value: unknown, depth: number, seen: WeakSet<object>): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    if (seen.has(value)) return '[Circular]';
+    if (depth >= MAX_DEPTH) return '[Truncated: too deep]';
+    seen.add(value);
+    if (Array.isArray(value)) {
+      const copy = value.map((item) => this.#redact(item, depth + 1, seen));
+      seen.delete(value);
+      return copy;
+    }
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      Object.defineProperty(copy, key, {
+        value: this.isSecretKey(key)
+          ? REDACTED
+          : this.#redact(item, depth + 1, seen),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    seen.delete(value);
+    return copy;
+  }
+
+  #collect(
+    value: unknown,
+    depth: number,
+    walk: { readonly seen: WeakSet<object>; readonly found: string[] },
+  ): void {
+    const { seen, found } = walk;
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      seen.has(value) ||
+      depth >= MAX_DEPTH
+    ) {
+      return;
+    }
+    seen.add(value);
+    for (const [key, item] of Object.entries(value)) {
+      if (this.isSecretKey(key)) {
+        if (typeof item === 'string' && item.length >= 4) found.push(item);
+        if (typeof item === 'number') found.push(String(item));
+      } else {
+        this.#collect(item, depth + 1, walk);
+      }
+    }
+  }
+}
+
+/** Replaces every occurrence of each secret in `text`. */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+  }
+  return result;
+}

@@ -1,0 +1,88 @@
+import { type ToolErrorCode } from '@candor/errors';
+import { type ToolOutcome, type ToolResponse } from '@candor/tools';
+
+/** Where in the pipeline a call ended. */
+export type CallStage = 'lookup' | 'arguments' | 'approval' | 'breaker' | 'run';
+
+/** Emitted when a call enters the registry. */
+export interface ToolStartEvent {
+  readonly toolName: string;
+  readonly callId: string;
+  /** Arguments with secret-looking keys censored. */
+  readonly params: unknown;
+}
+
+/** Emitted exactly once per call, whatever happened. */
+export interface ToolEndEvent {
+  readonly toolName: string;
+  readonly callId: string;
+  readonly outcome: ToolOutcome;
+  readonly code?: ToolErrorCode;
+  readonly durationMs: number;
+  /** The length of the result text the model reads; never of the arguments. */
+  readonly resultLength: number;
+  readonly stage: CallStage;
+  readonly response: ToolResponse;
+}
+
+/** The registry's events. */
+export interface RegistryEvents {
+  'tool:start': ToolStartEvent;
+  'tool:end': ToolEndEvent;
+}
+
+type Listener<T> = (event: T) => void;
+
+/** A tiny typed emitter whose listeners can never break the call that emits. */
+export class RegistryEmitter {
+  readonly #listeners: {
+    [K in keyof RegistryEvents]: Set<Listener<RegistryEvents[K]>>;
+  } = {
+    'tool:start': new Set(),
+    'tool:end': new Set(),
+  };
+  readonly #onListenerError: (
+    error: unknown,
+    event: keyof RegistryEvents,
+  ) => void;
+
+  constructor(
+    onListenerError: (error: unknown, event: keyof RegistryEvents) => void,
+  ) {
+    this.#onListenerError = onListenerError;
+  }
+
+  on<K extends keyof RegistryEvents>(
+    event: K,
+    listener: Listener<RegistryEvents[K]>,
+  ): () => void {
+    const listeners = this.#listeners[event] as Set<
+      Listener<RegistryEvents[K]>
+    >;
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  }
+
+  emit<K extends keyof RegistryEvents>(
+    event: K,
+    payload: RegistryEvents[K],
+  ): void {
+    const listeners = this.#listeners[event] as Set<
+      Listener<RegistryEvents[K]>
+    >;
+    for (const listener of listeners) {
+      try {
+        listener(payload);
+      } catch (error: unknown) {
+        this.#onListenerError(error, event);
+      }
+    }
+  }
+
+  clear(): void {
+    this.#listeners['tool:start'].clear();
+    this.#listeners['tool:end'].clear();
+  }
+}

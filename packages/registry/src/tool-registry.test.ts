@@ -1,0 +1,517 @@
+import { defineTool, ToolResponse } from '@candor/tools';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { type ToolEndEvent } from './registry-events.ts';
+import { ToolRegistry, type ToolRegistryOptions } from './tool-registry.ts';
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes a message',
+  input: z.object({
+    message: z.string(),
+    times: z.number().int().min(1).default(1),
+  }),
+  run: ({ message, times }) =>
+    ToolResponse.success(message.repeat(times), { data: { times } }),
+});
+
+function setup(options: ToolRegistryOptions = {}) {
+  const registry = new ToolRegistry({ breaker: false, ...options });
+  const ends: ToolEndEvent[] = [];
+  registry.on('tool:end', (event) => ends.push(event));
+  return { registry, ends };
+}
+
+describe('1. lookup', () => {
+  it('answers an unknown tool with NOT_FOUND listing the available names', async () => {
+    const { registry, ends } = setup();
+    registry.register(echo).register(function ping() {
+      return 'pong';
+    });
+    const response = await registry.call('nope', {});
+    expect(response.status === 'error' && response.errorInfo.code).toBe(
+      'NOT_FOUND',
+    );
+    expect(response.text).toBe(
+      'Unknown tool "nope". Available tools: echo, ping.',
+    );
+    expect(ends[0]).toMatchObject({
+      stage: 'lookup',
+      outcome: 'error',
+      code: 'NOT_FOUND',
+    });
+  });
+});
+
+describe('2. arguments', () => {
+  it('accepts a JSON string or an object', async () => {
+    const { registry } = setup();
+    registry.register(echo);
+    expect(
+      (await registry.call('echo', '{"message":"hi","times":2}')).text,
+    ).toBe('hihi');
+    expect((await registry.call('echo', { message: 'yo' })).text).toBe('yo');
+  });
+
+  it('answers invalid JSON with INVALID_FORMAT without running the tool', async () => {
+    const run = vi.fn(() => ToolResponse.success('ran'));
+    const { registry, ends } = setup();
+    registry.register(defineTool({ ...echo, name: 'spy', run }));
+    const response = await registry.call('spy', '{"message": "hi"');
+    expect(response.status === 'error' && response.errorInfo.code).toBe(
+      'INVALID_FORMAT',
+    );
+    expect(response.text).toMatch(
+      /^The arguments are not valid JSON \(.+\)\. Send a JSON object/,
+    );
+    expect(run).not.toHaveBeenCalled();
+    expect(ends[0]?.stage).toBe('arguments');
+  });
+
+  it('answers a schema failure with INVALID_PARAM naming each path, without values or stacks', async () => {
+    const run = vi.fn(() => ToolResponse.success('ran'));
+    const { registry } = setup();
+    registry.register(defineTool({ ...echo, name: 'spy', run }));
+    const response = await registry.call('spy', {
+      message: 42,
+      times: 0,
+      password: 'hunter22',
+    });
+    expect(response.status).toBe('error');
+    if (response.status !== 'error') return;
+    expect(response.errorInfo.code).toBe('INVALID_PARAM');
+    expect(response.text).toBe(
+      'Invalid arguments: message: Invalid input: expected string, received number; times: Too small: expected number to be >=1. Fix them and call again.',
+    );
+    expect(response.errorInfo.details).toEqual({
+      issues: [
+        {
+          path: 'message',
+          message: 'Invalid input: expected string, received number',
+        },
+        { path: 'times', message: 'Too small: expected number to be >=1' },
+      ],
+    });
+    expect(response.text).not.toContain('hunter22');
+    expect(response.text).not.toMatch(/\n\s+at /);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('treats missing or empty arguments as an empty object', async () => {
+    const { registry } = setup();
+    registry.register(function noArgs() {
+      return 'fine';
+    });
+    expect((await registry.call('noArgs')).status).toBe('success');
+    expect((await registry.call('noArgs', '')).status).toBe('success');
+  });
+});
+
+describe('3. approval gate', () => {
+  it('returns a denial, does not run the tool, and shows censored params to the gate', async () => {
+    const run = vi.fn(() => ToolResponse.success('ran'));
+    const approve = vi.fn(() => ({
+      approved: false,
+      reason: 'deploys need a human',
+    }));
+    const { registry, ends } = setup({ approve });
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'deploy',
+        input: z.object({ apiKey: z.string() }),
+        run,
+      }),
+    );
+    const response = await registry.call(
+      'deploy',
+      { apiKey: 'sk-live-123' },
+      { callId: 'c9' },
+    );
+    expect(response.status === 'error' && response.errorInfo).toEqual({
+      code: 'ACCESS_DENIED',
+      message:
+        'The approval gate refused the call to "deploy" (reason: deploys need a human).',
+      retryable: false,
+      denied: true,
+    });
+    expect(run).not.toHaveBeenCalled();
+    expect(approve).toHaveBeenCalledWith({
+      toolName: 'deploy',
+      callId: 'c9',
+      params: { apiKey: '[REDACTED]' },
+    });
+    expect(ends[0]).toMatchObject({
+      stage: 'approval',
+      outcome: 'denied',
+      code: 'ACCESS_DENIED',
+    });
+  });
+
+  it('runs the tool when approved, sync or async', async () => {
+    const { registry } = setup({ approve: async () => true });
+    registry.register(echo);
+    expect((await registry.call('echo', { message: 'ok' })).status).toBe(
+      'success',
+    );
+  });
+
+  it('reports a failing gate as INTERNAL_ERROR and does not run the tool', async () => {
+    const run = vi.fn(() => ToolResponse.success('ran'));
+    const { registry } = setup({
+      approve: () => {
+        throw new Error('policy service down');
+      },
+    });
+    registry.register(defineTool({ ...echo, name: 'spy', run }));
+    const response = await registry.call('spy', { message: 'x' });
+    expect(response.status === 'error' && response.errorInfo.code).toBe(
+      'INTERNAL_ERROR',
+    );
+    expect(response.text).toBe(
+      'The approval gate failed, so "spy" was not run: policy service down',
+    );
+    expect(run).not.toHaveBeenCalled();
+  });
+});
+
+describe('5. run: timeout and cancellation', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('gives TIMEOUT when the tool hangs past its limit, and aborts the tool’s signal', async () => {
+    let seen: AbortSignal | undefined;
+    const { registry, ends } = setup({ timeoutMs: 1000 });
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'hang',
+        run: (_input, { signal }) => {
+          seen = signal;
+          return new Promise<ToolResponse>(() => undefined);
+        },
+      }),
+    );
+    const pending = registry.call('hang', { message: 'x' });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(seen?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const response = await pending;
+    expect(response.status === 'error' && response.errorInfo).toMatchObject({
+      code: 'TIMEOUT',
+      retryable: true,
+    });
+    expect(response.text).toBe('Tool "hang" did not finish within 1000 ms.');
+    expect(seen?.aborted).toBe(true);
+    expect((seen?.reason as DOMException).name).toBe('TimeoutError');
+    expect(ends).toHaveLength(1);
+  });
+
+  it('uses the tool’s own timeoutMs and a per-call override', async () => {
+    const { registry } = setup({ timeoutMs: 10_000 });
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'slow',
+        timeoutMs: 50,
+        run: () => new Promise<ToolResponse>(() => undefined),
+      }),
+    );
+    const byTool = registry.call('slow', { message: 'x' });
+    await vi.advanceTimersByTimeAsync(50);
+    expect((await byTool).text).toBe(
+      'Tool "slow" did not finish within 50 ms.',
+    );
+    const byCall = registry.call('slow', { message: 'x' }, { timeoutMs: 20 });
+    await vi.advanceTimersByTimeAsync(20);
+    expect((await byCall).text).toBe(
+      'Tool "slow" did not finish within 20 ms.',
+    );
+  });
+
+  it('reports a caller abort as cancelled, at once, and ignores the late answer', async () => {
+    let finishLate: (response: ToolResponse) => void = () => undefined;
+    const { registry } = setup();
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'late',
+        run: () =>
+          new Promise<ToolResponse>((resolve) => {
+            finishLate = resolve;
+          }),
+      }),
+    );
+    const controller = new AbortController();
+    const pending = registry.call(
+      'late',
+      { message: 'x' },
+      { signal: controller.signal },
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    controller.abort();
+    const response = await pending;
+    finishLate(ToolResponse.success('too late'));
+    expect(response.status === 'error' && response.errorInfo).toMatchObject({
+      code: 'EXECUTION_ERROR',
+      cancelled: true,
+      retryable: false,
+    });
+    expect(response.text).toBe(
+      'The call to "late" was cancelled by the caller.',
+    );
+  });
+
+  it('does not run a tool whose caller already aborted', async () => {
+    const run = vi.fn(() => ToolResponse.success('ran'));
+    const { registry } = setup();
+    registry.register(defineTool({ ...echo, name: 'spy', run }));
+    const response = await registry.call(
+      'spy',
+      { message: 'x' },
+      { signal: AbortSignal.abort() },
+    );
+    expect(response.status === 'error' && response.errorInfo.cancelled).toBe(
+      true,
+    );
+    expect(run).not.toHaveBeenCalled();
+  });
+});
+
+describe('6. normalisation', () => {
+  it.each([
+    [
+      'a string from a defineTool tool',
+      'plain text',
+      'expected a ToolResponse, got a string',
+    ],
+    ['undefined', undefined, 'expected a ToolResponse, got a undefined'],
+    ['null', null, 'expected a ToolResponse, got null'],
+    [
+      'a response without stats',
+      { status: 'success', text: 'x' },
+      'Invalid ToolResponse: stats:',
+    ],
+    [
+      'an error without errorInfo',
+      { status: 'error', text: 'x', stats: { timeMs: 0 } },
+      'Invalid ToolResponse: errorInfo:',
+    ],
+  ])(
+    'turns %s into INTERNAL_ERROR naming what was wrong',
+    async (_label, value, problem) => {
+      const { registry } = setup();
+      registry.register(
+        defineTool({ ...echo, name: 'junk', run: () => value as ToolResponse }),
+      );
+      const response = await registry.call('junk', { message: 'x' });
+      expect(response.status === 'error' && response.errorInfo.code).toBe(
+        'INTERNAL_ERROR',
+      );
+      expect(response.text).toContain(
+        `Tool "junk" returned an invalid result: ${problem}`,
+      );
+    },
+  );
+
+  const withOutput = {
+    ...echo,
+    name: 'counted',
+    output: z.object({ count: z.number() }),
+    run: () => ToolResponse.success('done', { data: { count: 'three' } }),
+  };
+
+  it('makes an output-schema mismatch an ERROR for an idempotent tool', async () => {
+    const { registry } = setup();
+    registry.register(defineTool({ ...withOutput, idempotent: true }));
+    const response = await registry.call('counted', { message: 'x' });
+    expect(response.status === 'error' && response.errorInfo.code).toBe(
+      'INTERNAL_ERROR',
+    );
+    expect(response.text).toMatch(
+      /does not match its output schema: count: Invalid input: expected number/,
+    );
+  });
+
+  it('makes an output-schema mismatch a PARTIAL for a tool with side effects', async () => {
+    const { registry } = setup();
+    registry.register(defineTool(withOutput));
+    const response = await registry.call('counted', { message: 'x' });
+    expect(response.status === 'partial' && response.reason).toBe(
+      'output_schema_mismatch',
+    );
+    expect(response.text).toMatch(
+      /^done\n\n\[Note: the tool ran, but its result does not match/,
+    );
+    expect(response.data).toEqual({ count: 'three' });
+  });
+
+  it('accepts output that matches', async () => {
+    const { registry } = setup();
+    registry.register(
+      defineTool({
+        ...withOutput,
+        run: () => ToolResponse.success('3', { data: { count: 3 } }),
+      }),
+    );
+    expect((await registry.call('counted', { message: 'x' })).status).toBe(
+      'success',
+    );
+  });
+});
+
+describe('7. timing and context', () => {
+  it('sets stats.timeMs and context with toolName, callId and censored params', async () => {
+    const { registry } = setup();
+    registry.register(function login(args: { user: string; password: string }) {
+      return `welcome ${args.user}`;
+    });
+    const response = await registry.call(
+      'login',
+      { user: 'ada', password: 'pw-secret-1' },
+      { callId: 'call-7' },
+    );
+    expect(response.stats.timeMs).toBeGreaterThanOrEqual(0);
+    expect(response.context).toEqual({
+      toolName: 'login',
+      callId: 'call-7',
+      params: { user: 'ada', password: '[REDACTED]' },
+    });
+  });
+
+  it('generates a callId when none is given', async () => {
+    const { registry } = setup();
+    registry.register(echo);
+    const response = await registry.call('echo', { message: 'x' });
+    expect(response.context?.callId).toMatch(/^call_[0-9a-f-]{36}$/);
+  });
+});
+
+describe('8. events and logging', () => {
+  it('emits tool:start and exactly one tool:end with outcome, code, duration and result length', async () => {
+    const { registry, ends } = setup();
+    const starts: unknown[] = [];
+    registry.on('tool:start', (event) => starts.push(event));
+    registry.register(echo);
+    await registry.call('echo', { message: 'abc', times: 2 }, { callId: 'c1' });
+    await registry.call('echo', { message: 1 }, { callId: 'c2' });
+    expect(starts).toEqual([
+      { toolName: 'echo', callId: 'c1', params: { message: 'abc', times: 2 } },
+      { toolName: 'echo', callId: 'c2', params: { message: 1 } },
+    ]);
+    expect(ends).toHaveLength(2);
+    expect(ends[0]).toMatchObject({
+      toolName: 'echo',
+      callId: 'c1',
+      outcome: 'success',
+      resultLength: 6,
+      stage: 'run',
+    });
+    expect(ends[0]?.code).toBeUndefined();
+    expect(ends[1]).toMatchObject({
+      outcome: 'error',
+      code: 'INVALID_PARAM',
+      stage: 'arguments',
+    });
+    expect(ends[1]?.resultLength).toBe(ends[1]?.response.text.length);
+    expect(ends[0]?.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('measures the result text, never the arguments', async () => {
+    const { registry, ends } = setup();
+    registry.register(function short() {
+      return 'ok';
+    });
+    await registry.call('short', { big: 'x'.repeat(10_000) });
+    expect(ends[0]?.resultLength).toBe(2);
+  });
+
+  it('survives listeners that throw, and logs them', async () => {
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => lines.push(line) },
+    );
+    const { registry } = setup({ logger });
+    registry.on('tool:start', () => {
+      throw new Error('listener bug');
+    });
+    registry.on('tool:end', () => {
+      throw new Error('listener bug');
+    });
+    registry.register(echo);
+    const response = await registry.call('echo', { message: 'fine' });
+    expect(response.status).toBe('success');
+    expect(
+      lines.filter((line) => line.includes('registry event listener threw')),
+    ).toHaveLength(2);
+  });
+
+  it('writes one log line per call, with secrets censored at any depth', async () => {
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => lines.push(line) },
+    );
+    const { registry } = setup({ logger });
+    registry.register(function connect() {
+      return 'connected';
+    });
+    await registry.call('connect', {
+      host: 'db',
+      auth: {
+        Authorization: 'Bearer abc',
+        nested: [{ api_key: 'k-123', private_key: 'pk' }],
+      },
+      headers: { cookie: 'sid=1', 'X-Access-Token': 't0k' },
+      maxTokens: 100,
+    });
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+    expect(line).toMatchObject({
+      component: 'tool-registry',
+      tool: 'connect',
+      outcome: 'success',
+      stage: 'run',
+      msg: 'tool call finished',
+    });
+    expect(line['params']).toEqual({
+      host: 'db',
+      auth: '[REDACTED]',
+      headers: { cookie: '[REDACTED]', 'X-Access-Token': '[REDACTED]' },
+      maxTokens: 100,
+    });
+    const deep = await registry.call('connect', {
+      a: { b: { c: { password: 'deep-pass' } } },
+    });
+    expect(deep.context?.params).toEqual({
+      a: { b: { c: { password: '[REDACTED]' } } },
+    });
+  });
+
+  it('scrubs secret values from model-visible messages', async () => {
+    const { registry } = setup();
+    registry.register(function leaky(args: { token: string }) {
+      throw new Error(`upstream rejected token ${args.token}`);
+    });
+    const response = await registry.call('leaky', '{"token":"tok-9f8e7d"}');
+    expect(response.text).toBe('upstream rejected token [REDACTED]');
+    expect(response.status === 'error' && response.errorInfo.message).toBe(
+      'upstream rejected token [REDACTED]',
+    );
+  });
+
+  it('writes nothing by default', async () => {
+    const write = vi.spyOn(process.stdout, 'write');
+    const { registry } = setup();
+    registry.register(echo);
+    await registry.call('echo', { message: 'quiet' });
+    expect(write).not.toHaveBeenCalled();
+    write.mockRestore();
+  });
+});

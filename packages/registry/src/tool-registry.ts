@@ -1,0 +1,598 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BreakerRegistry,
+  type BreakerOptions,
+  type BreakerSnapshot,
+  type ToolBreaker,
+} from '@candor/breaker';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  isToolDefinition,
+  type Logger,
+  outcomeOf,
+  silentLogger,
+  toAnthropicTool,
+  TOOL_NAME_PATTERN,
+  toolInputJsonSchema,
+  ToolProtocolError,
+  ToolResponse,
+  toOpenAITool,
+  type ToolRunContext,
+} from '@candor/tools';
+import { z } from 'zod';
+import { normaliseLegacy, normaliseStructured } from './normalise-response.ts';
+import { parseArguments } from './parse-arguments.ts';
+import { type RedactOptions, scrubSecrets, SecretRedactor } from './redact.ts';
+import {
+  type CallStage,
+  RegistryEmitter,
+  type RegistryEvents,
+} from './registry-events.ts';
+import { runWithTimeout } from './run-with-timeout.ts';
+
+/** What an approval gate is asked. `params` are censored. */
+export interface ApprovalRequest {
+  readonly toolName: string;
+  readonly callId: string;
+  readonly params: unknown;
+}
+
+/** An approval gate's answer: `true` runs the call, `false` or `{ approved: false }` refuses it. */
+export type ApprovalDecision =
+  boolean | { readonly approved: boolean; readonly reason?: string };
+
+/** Options of {@link ToolRegistry}. */
+export interface ToolRegistryOptions {
+  /** pino-compatible; silent by default. */
+  readonly logger?: Logger;
+  /** Breaker defaults for every tool, or `false` to run without breakers. */
+  readonly breaker?: BreakerOptions | false;
+  /** Default time limit of a tool, in milliseconds. 30 000 unless set. */
+  readonly timeoutMs?: number;
+  /** Decides, before the breaker and the run, whether a call may run. */
+  readonly approve?: (
+    request: ApprovalRequest,
+  ) => ApprovalDecision | Promise<ApprovalDecision>;
+  /** More secret-looking keys to censor, besides the built-in ones. */
+  readonly redact?: RedactOptions;
+  /** Longer result texts are cut to head and tail, and the response becomes PARTIAL. 200 000. */
+  readonly maxResultChars?: number;
+}
+
+/** Options of {@link ToolRegistry.register}. */
+export interface RegisterOptions {
+  /** Replace a tool of the same name instead of failing. */
+  readonly replace?: boolean;
+  /** This tool's breaker options, or `false` for none (pure, local tools). */
+  readonly breaker?: BreakerOptions | false;
+}
+
+/** Options for registering a plain function. */
+export interface RegisterFunctionOptions extends RegisterOptions {
+  readonly name?: string;
+  readonly description?: string;
+  /** A zod schema for the arguments; without one, any JSON object is passed through. */
+  readonly input?: z.ZodType;
+}
+
+/** Options of {@link ToolRegistry.call}. */
+export interface CallOptions {
+  readonly callId?: string;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
+/** A plain function the registry can wrap: sync or async, any return value. */
+export type PlainToolFunction = (
+  args: never,
+  context: ToolRunContext,
+) => unknown;
+
+/** One row of {@link ToolRegistry.list}. */
+export interface ToolListing {
+  readonly name: string;
+  readonly description: string;
+  /** `legacy`: an auto-wrapped function, still to migrate to `defineTool`. */
+  readonly kind: 'structured' | 'legacy';
+  readonly idempotent: boolean;
+  readonly timeoutMs: number;
+}
+
+/** Formats of {@link ToolRegistry.specs}. */
+export interface SpecsOptions {
+  readonly format: 'openai' | 'anthropic' | 'json-schema';
+  /** Leave out tools whose circuit is open, so the model does not pick them. */
+  readonly hideOpenCircuits?: boolean;
+}
+
+interface Entry {
+  readonly tool: AnyToolDefinition;
+  readonly kind: 'structured' | 'legacy';
+  readonly breaker: BreakerOptions | false;
+}
+
+interface StageResult {
+  readonly stage: CallStage;
+  readonly response: ToolResponse;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RESULT_CHARS = 200_000;
+const ANY_OBJECT = z.looseObject({});
+
+function positive(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(
+      `ToolRegistry: ${name} must be a positive finite number, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * The one seam every tool call passes through. `call()` never throws and never rejects: every
+ * path ends in a valid `ToolResponse`.
+ *
+ * @example
+ * ```ts
+ * const registry = new ToolRegistry();
+ * registry.register(readFileTool);
+ * registry.register(function legacyLookup(args: { id: string }) { return `found ${args.id}`; });
+ * const response = await registry.call('read_file', '{"path":"README.md"}');
+ * ```
+ */
+export class ToolRegistry {
+  readonly #tools = new Map<string, Entry>();
+  readonly #logger: Logger;
+  readonly #breakers: BreakerRegistry | undefined;
+  readonly #timeoutMs: number;
+  readonly #maxResultChars: number;
+  readonly #approve: ToolRegistryOptions['approve'];
+  readonly #redactor: SecretRedactor;
+  readonly #events: RegistryEmitter;
+  #shutDown = false;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    this.#logger = (options.logger ?? silentLogger).child({
+      component: 'tool-registry',
+    });
+    this.#timeoutMs = positive(
+      'timeoutMs',
+      options.timeoutMs,
+      DEFAULT_TIMEOUT_MS,
+    );
+    this.#maxResultChars = positive(
+      'maxResultChars',
+      options.maxResultChars,
+      DEFAULT_MAX_RESULT_CHARS,
+    );
+    this.#approve = options.approve;
+    this.#redactor = new SecretRedactor(options.redact);
+    this.#breakers =
+      options.breaker === false
+        ? undefined
+        : new BreakerRegistry({
+            logger: options.logger ?? silentLogger,
+            ...options.breaker,
+          });
+    this.#events = new RegistryEmitter((error, event) => {
+      this.#logger.error(
+        { event, error: describe(error) },
+        'registry event listener threw',
+      );
+    });
+  }
+
+  /** Registers a `defineTool` tool, or wraps a plain function (sync or async). */
+  register(tool: AnyToolDefinition, options?: RegisterOptions): this;
+  register(fn: PlainToolFunction, options?: RegisterFunctionOptions): this;
+  register(
+    tool: AnyToolDefinition | PlainToolFunction,
+    options: RegisterFunctionOptions = {},
+  ): this {
+    const entry = isToolDefinition(tool)
+      ? { tool, kind: 'structured' as const, breaker: options.breaker ?? {} }
+      : {
+          tool: wrapFunction(tool, options),
+          kind: 'legacy' as const,
+          breaker: options.breaker ?? {},
+        };
+    if (this.#tools.has(entry.tool.name) && options.replace !== true) {
+      throw new ToolProtocolError({
+        field: 'name',
+        message: `ToolRegistry: a tool named "${entry.tool.name}" is already registered; pass { replace: true } to replace it`,
+      });
+    }
+    this.#tools.set(entry.tool.name, entry);
+    return this;
+  }
+
+  /** Subscribes to `tool:start` or `tool:end`; returns the unsubscribe function. */
+  on<K extends keyof RegistryEvents>(
+    event: K,
+    listener: (payload: RegistryEvents[K]) => void,
+  ): () => void {
+    return this.#events.on(event, listener);
+  }
+
+  /**
+   * Calls a tool. The pipeline, in order: lookup, arguments, approval, breaker, run (timeout and
+   * cancellation), normalisation, timing and context, then one `tool:end` event and one log line.
+   */
+  async call(
+    name: string,
+    args?: unknown,
+    options: CallOptions = {},
+  ): Promise<ToolResponse> {
+    const started = performance.now();
+    const callId =
+      typeof options.callId === 'string' && options.callId !== ''
+        ? options.callId
+        : `call_${randomUUID()}`;
+    const toolName = typeof name === 'string' ? name : describeName(name);
+    let params: unknown;
+    let secrets: string[] = [];
+    let result: StageResult;
+    try {
+      // Context and logs show the arguments as the tool sees them: decoded, then censored.
+      const decoded =
+        typeof args === 'string' ? (safeJson(args) ?? args) : args;
+      params = this.#redactor.redact(decoded);
+      secrets = this.#redactor.secretValues(decoded);
+      this.#events.emit('tool:start', { toolName, callId, params });
+      result = await this.#pipeline({
+        toolName,
+        callId,
+        args,
+        params,
+        options,
+      });
+    } catch (error: unknown) {
+      // Only a bug of ours lands here; the caller still gets a valid response.
+      result = {
+        stage: 'run',
+        response: ToolResponse.error(
+          'INTERNAL_ERROR',
+          `The registry failed while calling "${toolName}": ${describe(error)}`,
+        ),
+      };
+    }
+    return this.#finish({ toolName, callId, params, secrets, started, result });
+  }
+
+  async #pipeline(call: {
+    toolName: string;
+    callId: string;
+    args: unknown;
+    params: unknown;
+    options: CallOptions;
+  }): Promise<StageResult> {
+    const { toolName, callId, options } = call;
+    if (this.#shutDown) {
+      return {
+        stage: 'lookup',
+        response: ToolResponse.error(
+          'CIRCUIT_OPEN',
+          'The tool registry has been shut down.',
+          { retryable: false },
+        ),
+      };
+    }
+    const entry = this.#tools.get(toolName);
+    if (entry === undefined) {
+      const available = [...this.#tools.keys()].sort().join(', ') || '(none)';
+      return {
+        stage: 'lookup',
+        response: ToolResponse.error(
+          'NOT_FOUND',
+          `Unknown tool "${truncate(toolName, 80)}". Available tools: ${available}.`,
+        ),
+      };
+    }
+    const parsed = await parseArguments(entry.tool.input, call.args);
+    if (!parsed.ok) return { stage: 'arguments', response: parsed.response };
+
+    if (this.#approve !== undefined) {
+      const refusal = await this.#askApproval({
+        toolName,
+        callId,
+        params: call.params,
+      });
+      if (refusal !== undefined)
+        return { stage: 'approval', response: refusal };
+    }
+
+    const timeoutMs = positiveOr(
+      options.timeoutMs,
+      entry.tool.timeoutMs ?? this.#timeoutMs,
+    );
+    const run = (signal: AbortSignal): Promise<ToolResponse> =>
+      runWithTimeout({
+        toolName,
+        timeoutMs,
+        signal,
+        run: async (toolSignal) => {
+          const value = await entry.tool.run(parsed.value, {
+            signal: toolSignal,
+            callId,
+            toolName,
+          });
+          return this.#checkOutput(entry, normaliseStructured(toolName, value));
+        },
+      });
+    const breaker = this.#breakerFor(entry);
+    if (breaker === undefined) {
+      const signal = options.signal ?? new AbortController().signal;
+      return { stage: 'run', response: await run(signal) };
+    }
+    const response = await breaker.execute(
+      run,
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
+    const rejected =
+      response.status === 'error' && response.errorInfo.code === 'CIRCUIT_OPEN';
+    return { stage: rejected ? 'breaker' : 'run', response };
+  }
+
+  async #askApproval(
+    request: ApprovalRequest,
+  ): Promise<ToolResponse | undefined> {
+    let decision: ApprovalDecision;
+    try {
+      decision = (await this.#approve?.(request)) ?? true;
+    } catch (error: unknown) {
+      return ToolResponse.error(
+        'INTERNAL_ERROR',
+        `The approval gate failed, so "${request.toolName}" was not run: ${describe(error)}`,
+        { retryable: false, details: { stage: 'approval' } },
+      );
+    }
+    const approved =
+      typeof decision === 'boolean' ? decision : decision.approved;
+    if (approved) return undefined;
+    const reason =
+      typeof decision === 'object' &&
+      typeof decision.reason === 'string' &&
+      decision.reason.trim() !== ''
+        ? ` (reason: ${decision.reason.trim()})`
+        : '';
+    return ToolResponse.denied(
+      `The approval gate refused the call to "${request.toolName}"${reason}.`,
+    );
+  }
+
+  #checkOutput(entry: Entry, response: ToolResponse): ToolResponse {
+    const schema = entry.tool.output;
+    if (schema === undefined || response.status === 'error') return response;
+    const checked = schema.safeParse(response.data);
+    if (checked.success) return response;
+    const problem = checked.error.issues
+      .slice(0, 5)
+      .map(
+        (issue) =>
+          `${issue.path.map(String).join('.') || '(data)'}: ${issue.message}`,
+      )
+      .join('; ');
+    if (entry.tool.idempotent === true) {
+      return ToolResponse.error(
+        'INTERNAL_ERROR',
+        `Tool "${entry.tool.name}" returned data that does not match its output schema: ${problem}`,
+        {
+          ...('data' in response ? { data: response.data } : {}),
+        },
+      );
+    }
+    // The tool has side effects that already happened: redoing it would repeat them.
+    return ToolResponse.partial(
+      `${response.text}\n\n[Note: the tool ran, but its result does not match its declared output schema (${problem}). Do not run it again just to fix this.]`,
+      {
+        reason: 'output_schema_mismatch',
+        ...('data' in response ? { data: response.data } : {}),
+      },
+    );
+  }
+
+  #breakerFor(entry: Entry): ToolBreaker | undefined {
+    if (this.#breakers === undefined || entry.breaker === false)
+      return undefined;
+    return this.#breakers.get(entry.tool.name, {
+      timeoutMs: entry.tool.timeoutMs ?? this.#timeoutMs,
+      ...entry.breaker,
+    });
+  }
+
+  #finish(done: {
+    toolName: string;
+    callId: string;
+    params: unknown;
+    secrets: readonly string[];
+    started: number;
+    result: StageResult;
+  }): ToolResponse {
+    const { toolName, callId, params, secrets, started, result } = done;
+    const durationMs = performance.now() - started;
+    const response = this.#cap(scrub(result.response, secrets));
+    const finished: ToolResponse = {
+      ...response,
+      stats: { ...response.stats, timeMs: durationMs },
+      context: { ...response.context, toolName, callId, params },
+    };
+    const outcome = outcomeOf(finished);
+    const code =
+      finished.status === 'error' ? finished.errorInfo.code : undefined;
+    const fields = {
+      tool: toolName,
+      callId,
+      outcome,
+      ...(code === undefined ? {} : { code }),
+      durationMs,
+      resultLength: finished.text.length,
+      stage: result.stage,
+      params,
+    };
+    if (outcome === 'error') this.#logger.warn(fields, 'tool call failed');
+    else this.#logger.info(fields, 'tool call finished');
+    this.#events.emit('tool:end', {
+      toolName,
+      callId,
+      outcome,
+      ...(code === undefined ? {} : { code }),
+      durationMs,
+      resultLength: finished.text.length,
+      stage: result.stage,
+      response: finished,
+    });
+    return finished;
+  }
+
+  #cap(response: ToolResponse): ToolResponse {
+    const limit = this.#maxResultChars;
+    if (response.text.length <= limit) return response;
+    const half = Math.floor(limit / 2);
+    const omitted = response.text.length - 2 * half;
+    const text = `${response.text.slice(0, half)}\n[… ${omitted} characters omitted …]\n${response.text.slice(-half)}`;
+    if (response.status === 'error') return { ...response, text };
+    return {
+      ...response,
+      status: 'partial',
+      text,
+      reason:
+        response.status === 'partial' ? response.reason : 'result_truncated',
+    };
+  }
+
+  /** Every registered tool, and whether it is structured or a legacy auto-wrapped function. */
+  list(): ToolListing[] {
+    return [...this.#tools.values()].map(({ tool, kind }) => ({
+      name: tool.name,
+      description: tool.description,
+      kind,
+      idempotent: tool.idempotent === true,
+      timeoutMs: tool.timeoutMs ?? this.#timeoutMs,
+    }));
+  }
+
+  /** Tool specs for a provider, or plain JSON Schemas. */
+  specs(options: SpecsOptions): unknown[] {
+    const tools = [...this.#tools.values()]
+      .filter(
+        (entry) =>
+          options.hideOpenCircuits !== true ||
+          this.#breakerState(entry.tool.name) !== 'open',
+      )
+      .map(({ tool }) => tool);
+    switch (options.format) {
+      case 'openai':
+        return tools.map(toOpenAITool);
+      case 'anthropic':
+        return tools.map(toAnthropicTool);
+      case 'json-schema':
+        return tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: toolInputJsonSchema(tool),
+        }));
+    }
+  }
+
+  #breakerState(name: string): string | undefined {
+    if (this.#breakers?.has(name) !== true) return undefined;
+    return this.#breakers.get(name).state;
+  }
+
+  /** Breaker snapshots of the tools that have been called. */
+  health(): BreakerSnapshot[] {
+    return this.#breakers?.snapshots() ?? [];
+  }
+
+  /** Stops every breaker and drops listeners; later calls answer with an error response. */
+  shutdown(): void {
+    this.#shutDown = true;
+    this.#breakers?.shutdownAll();
+    this.#events.clear();
+  }
+}
+
+function wrapFunction(
+  fn: PlainToolFunction,
+  options: RegisterFunctionOptions,
+): AnyToolDefinition {
+  if (typeof fn !== 'function') {
+    throw new ToolProtocolError({
+      field: '',
+      message:
+        'ToolRegistry.register: expected a defineTool() tool or a function',
+    });
+  }
+  const name = options.name ?? fn.name;
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    throw new ToolProtocolError({
+      field: 'name',
+      message: `ToolRegistry.register: invalid tool name ${JSON.stringify(name)}; give { name } with 1 to 64 characters of a-z, A-Z, 0-9, _ and -`,
+    });
+  }
+  return defineTool({
+    name,
+    description:
+      options.description ?? `Legacy tool ${name} (auto-wrapped function).`,
+    input: options.input ?? ANY_OBJECT,
+    run: async (input, context) =>
+      normaliseLegacy(name, await fn(input as never, context)),
+  });
+}
+
+function scrub(
+  response: ToolResponse,
+  secrets: readonly string[],
+): ToolResponse {
+  if (secrets.length === 0) return response;
+  const text = scrubSecrets(response.text, secrets);
+  if (response.status !== 'error')
+    return text === response.text ? response : { ...response, text };
+  return {
+    ...response,
+    text,
+    errorInfo: {
+      ...response.errorInfo,
+      message: scrubSecrets(response.errorInfo.message, secrets),
+    },
+  };
+}
+
+function positiveOr(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0
+    ? value
+    : fallback;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeName(name: unknown): string {
+  try {
+    return typeof name === 'symbol'
+      ? name.toString()
+      : `(a ${typeof name}, not a tool name)`;
+  } catch {
+    return '(an unreadable tool name)';
+  }
+}
+
+function truncate(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length)}…`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
