@@ -7,7 +7,11 @@ import {
   type ModelEvent,
   type ModelToolCall,
 } from './chat-model.ts';
-import { type CommitState, httpModelStream } from './http-model-stream.ts';
+import {
+  type CommitState,
+  httpModelStream,
+  parseFrame,
+} from './http-model-stream.ts';
 import { ModelError } from './model-error.ts';
 import { type RetryOptions, retryPolicy } from './retry-policy.ts';
 
@@ -105,18 +109,6 @@ interface StreamData {
   error?: { type?: unknown; message?: unknown };
 }
 
-function parseData(data: string): StreamData {
-  try {
-    return JSON.parse(data) as StreamData;
-  } catch (error: unknown) {
-    throw new ModelError({
-      kind: 'malformed',
-      message: 'The model sent a malformed stream frame (invalid JSON).',
-      cause: error,
-    });
-  }
-}
-
 async function* parseAnthropic(
   messages: AsyncIterable<EventSourceMessage>,
   state: CommitState,
@@ -127,7 +119,7 @@ async function* parseAnthropic(
   let stopReason: unknown;
   let done = false;
   for await (const message of messages) {
-    const data = parseData(message.data);
+    const data = parseFrame(message.data) as StreamData;
     const type = typeof data.type === 'string' ? data.type : message.event;
     const index = typeof data.index === 'number' ? data.index : -1;
     switch (type) {

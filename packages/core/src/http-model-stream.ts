@@ -29,6 +29,19 @@ export interface HttpModelStream {
   readonly errorMessage: (body: unknown) => string | undefined;
 }
 
+/** Parses one SSE frame's JSON; a broken frame is a `malformed` model error. */
+export function parseFrame(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch (error: unknown) {
+    throw new ModelError({
+      kind: 'malformed',
+      message: 'The model sent a malformed stream frame (invalid JSON).',
+      cause: error,
+    });
+  }
+}
+
 /** SSE messages of a response body, read chunk by chunk. */
 async function* sseMessages(
   response: Response,

@@ -8,7 +8,11 @@ import {
   type ModelToolCall,
   type Usage,
 } from './chat-model.ts';
-import { type CommitState, httpModelStream } from './http-model-stream.ts';
+import {
+  type CommitState,
+  httpModelStream,
+  parseFrame,
+} from './http-model-stream.ts';
 import { ModelError } from './model-error.ts';
 import { type RetryOptions, retryPolicy } from './retry-policy.ts';
 
@@ -103,18 +107,6 @@ interface Chunk {
   }[];
 }
 
-function parseChunk(data: string): Chunk {
-  try {
-    return JSON.parse(data) as Chunk;
-  } catch (error: unknown) {
-    throw new ModelError({
-      kind: 'malformed',
-      message: 'The model sent a malformed stream frame (invalid JSON).',
-      cause: error,
-    });
-  }
-}
-
 async function* parseOpenAI(
   messages: AsyncIterable<EventSourceMessage>,
   state: CommitState,
@@ -128,7 +120,7 @@ async function* parseOpenAI(
       done = true;
       break;
     }
-    const chunk = parseChunk(message.data);
+    const chunk = parseFrame(message.data) as Chunk;
     if (message.event === 'error' || chunk.error !== undefined) {
       const text =
         typeof chunk.error?.message === 'string'

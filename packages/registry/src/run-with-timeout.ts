@@ -1,4 +1,3 @@
-import { classifyError } from '@candor/errors';
 import { type ToolResponse, ToolResponse as Responses } from '@candor/tools';
 
 /** What {@link runWithTimeout} needs to bound one run. */
@@ -71,21 +70,9 @@ export function runWithTimeout(options: TimedRun): Promise<ToolResponse> {
     // The async wrapper turns a synchronous throw into a rejection, classified like any other.
     const pending = (async () => run(controller.signal))();
     pending.then(finish, (error: unknown) => {
-      const classified = classifyError(error);
       // A tool that rethrows our own abort reason is reporting the timeout or cancellation.
       if (controller.signal.aborted) return;
-      finish(
-        Responses.error(classified.code, classified.message, {
-          retryable: classified.retryable,
-          ...(classified.retryAfterMs === undefined
-            ? {}
-            : { retryAfterMs: classified.retryAfterMs }),
-          ...(classified.details === undefined
-            ? {}
-            : { details: classified.details }),
-          ...(classified.cancelled === true ? { cancelled: true } : {}),
-        }),
-      );
+      finish(Responses.fromThrown(error));
     });
   });
 }

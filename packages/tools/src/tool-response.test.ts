@@ -129,3 +129,41 @@ describe('ToolResponse.denied', () => {
     });
   });
 });
+
+describe('ToolResponse.fromThrown', () => {
+  it('classifies what was thrown and keeps data and context', () => {
+    const thrown = Object.assign(new Error('slow down'), {
+      status: 429,
+      headers: { 'retry-after': '2' },
+    });
+    const response = ToolResponse.fromThrown(thrown, {
+      data: { page: 1 },
+      context: { toolName: 't' },
+    });
+    expect(response).toEqual({
+      status: 'error',
+      text: 'slow down',
+      data: { page: 1 },
+      stats: { timeMs: 0 },
+      context: { toolName: 't' },
+      errorInfo: {
+        code: 'RATE_LIMIT',
+        message: 'slow down',
+        retryable: true,
+        retryAfterMs: 2000,
+        details: { status: 429 },
+      },
+    });
+  });
+
+  it('marks a caller abort as cancelled, and survives hostile values', () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(
+      ToolResponse.fromThrown(controller.signal.reason).errorInfo,
+    ).toMatchObject({ code: 'EXECUTION_ERROR', cancelled: true });
+    expect(ToolResponse.fromThrown(undefined).errorInfo.code).toBe(
+      'EXECUTION_ERROR',
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import {
   allToolErrorCodes,
+  classifyError,
   codeMetadata,
   isToolErrorCode,
   type ToolErrorCode,
@@ -183,6 +184,28 @@ function denied(message: string, options: DeniedOptions = {}): ErrorResponse {
 }
 
 /**
+ * An ERROR response for anything that was thrown, with the code, message and retry hints of
+ * `classifyError`: the one way a catch block becomes a response.
+ */
+function fromThrown(
+  thrown: unknown,
+  options: ResponseOptions = {},
+): ErrorResponse {
+  const classified = classifyError(thrown);
+  return error(classified.code, classified.message, {
+    ...options,
+    retryable: classified.retryable,
+    ...(classified.retryAfterMs === undefined
+      ? {}
+      : { retryAfterMs: classified.retryAfterMs }),
+    ...(classified.details === undefined
+      ? {}
+      : { details: classified.details }),
+    ...(classified.cancelled === true ? { cancelled: true } : {}),
+  });
+}
+
+/**
  * Factories for the three statuses and the approval gate's denial, plus validation and the JSON
  * round trip of the wire form.
  *
@@ -198,6 +221,7 @@ export const ToolResponse = {
   partial,
   error,
   denied,
+  fromThrown,
   parse: parseToolResponse,
   safeParse: safeParseToolResponse,
   fromJSON: toolResponseFromJSON,
