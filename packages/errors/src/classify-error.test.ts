@@ -101,6 +101,12 @@ const table: Row[] = [
     message: /^ENOENT/,
   },
   {
+    label: 'ENOTDIR',
+    thrown: systemError('ENOTDIR'),
+    code: 'NOT_FOUND',
+    retryable: false,
+  },
+  {
     label: 'EACCES',
     thrown: systemError('EACCES'),
     code: 'PERMISSION_DENIED',

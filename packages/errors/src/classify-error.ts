@@ -33,6 +33,7 @@ export interface ClassifyOptions {
 
 const systemCodes: Readonly<Record<string, ToolErrorCode>> = {
   ENOENT: 'NOT_FOUND',
+  ENOTDIR: 'NOT_FOUND',
   EACCES: 'PERMISSION_DENIED',
   EPERM: 'PERMISSION_DENIED',
   EISDIR: 'IS_DIRECTORY',

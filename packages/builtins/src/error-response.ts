@@ -1,0 +1,36 @@
+import { type ErrorResponse, ToolResponse } from '@candor/tools';
+
+// The code comes from classifyError, the one boundary; these only word the message with the
+// workspace path the model used, instead of Node's text with the absolute path.
+const fileMessages: Readonly<Record<string, (path: string) => string>> = {
+  ENOENT: (path) => `Nothing exists at ${path}`,
+  ENOTDIR: (path) => `Nothing exists at ${path}: a parent is not a directory`,
+  EACCES: (path) => `The operating system denied access to ${path}`,
+  EPERM: (path) => `The operating system does not permit this on ${path}`,
+  EISDIR: (path) => `${path} is a directory`,
+};
+
+/**
+ * Turns anything thrown while working on a path into an ERROR response, classified by
+ * `classifyError`. System errors on a path get a message naming the workspace path.
+ */
+export function errorResponse(
+  error: unknown,
+  path?: string,
+  data?: Readonly<Record<string, unknown>>,
+): ErrorResponse {
+  const payload = { ...(path === undefined ? {} : { path }), ...data };
+  const response = ToolResponse.fromThrown(error, { data: payload });
+  const systemCode = response.errorInfo.details?.['systemCode'];
+  const wording =
+    path !== undefined &&
+    typeof systemCode === 'string' &&
+    Object.hasOwn(fileMessages, systemCode)
+      ? fileMessages[systemCode]
+      : undefined;
+  if (wording === undefined || path === undefined) return response;
+  return ToolResponse.error(response.errorInfo.code, wording(path), {
+    details: { systemCode },
+    data: payload,
+  });
+}

@@ -1,0 +1,118 @@
+import { type Dirent } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { describeThrown, ToolError } from '@candor/errors';
+import {
+  displayLine,
+  type SearchMatch,
+  type SearchRequest,
+  type SearchResult,
+} from './search-engine.ts';
+import { compileSearchPattern, includeMatcher } from './search-pattern.ts';
+
+/** ripgrep decides a walked file is binary from its first buffer; so does this engine. */
+const BINARY_WINDOW = 64 * 1024;
+
+function byName(a: Dirent, b: Dirent): number {
+  if (a.name < b.name) return -1;
+  return a.name > b.name ? 1 : 0;
+}
+
+/** Files under `directory` in ripgrep's order: sorted by name, depth first, hidden skipped. */
+async function* walk(
+  directory: string,
+  include: (name: string) => boolean,
+  signal: AbortSignal,
+): AsyncGenerator<string> {
+  signal.throwIfAborted();
+  const entries = await readdir(directory, { withFileTypes: true });
+  for (const entry of entries.sort(byName)) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(directory, entry.name);
+    // Symbolic links are not followed, as in ripgrep's default.
+    if (entry.isDirectory()) yield* walk(path, include, signal);
+    else if (entry.isFile() && include(entry.name)) yield path;
+  }
+}
+
+/**
+ * The JavaScript search engine, for machines without ripgrep. Same semantics as the ripgrep
+ * engine: hidden files and directories are skipped, ignore files are not read, symbolic links
+ * are not followed, a walked file with a NUL byte in its first 64 KiB is skipped as binary, and
+ * a matching line is counted once.
+ */
+export async function searchWithJs(
+  request: SearchRequest,
+): Promise<SearchResult> {
+  const regex = compileSearchPattern(request);
+  const include = includeMatcher(request.include);
+  const matches: SearchMatch[] = [];
+  let count = 0;
+  const info = await stat(request.target);
+  const files: AsyncIterable<string> | Iterable<string> = info.isDirectory()
+    ? walk(request.target, include, request.signal)
+    : [request.target];
+  try {
+    for await (const file of files) {
+      request.signal.throwIfAborted();
+      count += searchFile({
+        request,
+        regex,
+        file,
+        matches,
+        bytes: await readFile(file),
+      });
+    }
+  } catch (error: unknown) {
+    if (request.signal.aborted) throw error;
+    // Like ripgrep's exit 2: the search itself failed, whatever the pattern.
+    throw new ToolError({
+      code: 'EXECUTION_ERROR',
+      message: `The search failed: ${describeThrown(error)}`,
+      cause: error,
+    });
+  }
+  return { matches, count };
+}
+
+interface FileSearch {
+  readonly request: SearchRequest;
+  readonly regex: RegExp;
+  readonly file: string;
+  readonly bytes: Buffer;
+  /** Filled up to the request's limit. */
+  readonly matches: SearchMatch[];
+}
+
+/** Searches one file's bytes; returns how many lines matched. */
+function searchFile({
+  request,
+  regex,
+  file,
+  bytes,
+  matches,
+}: FileSearch): number {
+  let count = 0;
+  const explicit = file === request.target;
+  const nul = bytes.indexOf(0);
+  if (!explicit && nul !== -1 && nul < BINARY_WINDOW) return 0;
+  // Past the window, ripgrep stops at the NUL byte; lines before it still count.
+  const text = (
+    !explicit && nul !== -1 ? bytes.subarray(0, nul) : bytes
+  ).toString('utf8');
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const path = relative(request.root, file).split(sep).join('/');
+  lines.forEach((line, index) => {
+    if (!regex.test(line)) return;
+    count += 1;
+    if (matches.length < request.limit) {
+      matches.push({
+        path,
+        line: index + 1,
+        text: displayLine(line, request.maxLineChars),
+      });
+    }
+  });
+  return count;
+}
