@@ -2,27 +2,146 @@ import { execFile } from 'node:child_process';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { LlmTestServer } from '@candor/testing';
 import { describe, expect, it } from 'vitest';
 
 const demoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 
-describe('pnpm demo', () => {
-  it('prints one response of each outcome, from real work', async () => {
-    const { stdout } = await promisify(execFile)(
+async function runDemo(args: string[] = [], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', '--conditions=@candor/source', 'src/main.ts'],
-      { cwd: demoRoot },
+      [
+        '--import',
+        'tsx',
+        '--conditions=@candor/source',
+        'src/main.ts',
+        ...args,
+      ],
+      { cwd: demoRoot, env: { ...process.env, CANDOR_MODEL: '', ...env } },
     );
-    expect(stdout).toContain('✓ read package.json: SUCCESS');
-    expect(stdout).toContain(
-      '⚠ read README.md, 2 lines max: PARTIAL (reason: truncated)',
+    return { stdout, stderr, code: 0 };
+  } catch (error: unknown) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+describe('pnpm demo', () => {
+  it('shows every outcome, the legacy bug and its fix, the breaker, and a scripted agent run', async () => {
+    const { stdout, code } = await runDemo();
+    expect(code).toBe(0);
+    const lines = stdout.split('\n').map((line) => line.trim());
+    const has = (text: string): void => {
+      expect(
+        lines.some((line) => line.includes(text)),
+        text,
+      ).toBe(true);
+    };
+    has('✓ SUCCESS  2 + 3 * 4');
+    has('text: "14"');
+    has('⚠ PARTIAL (reason: rounded)  2 ** 40 * 1000 (above 1e10)');
+    has('text: "1.099512e+15"');
+    has('✗ ERROR INVALID_PARAM  an empty expression');
+    has('✗ ERROR INVALID_FORMAT  2 + abc');
+    has('✗ ERROR EXECUTION_ERROR  1 / 0');
+    has('✓ SUCCESS  legacy_read_file (auto-wrapped function)');
+    has('✗ ERROR NOT_FOUND  read_file (migrated, step 3)');
+    has('call 3: ✗ ERROR CIRCUIT_OPEN (tool NOT invoked)  [breaker: open]');
+    has('reset timeout passed  [breaker: half_open]');
+    has(
+      'call 4 (the half-open trial): ✓ SUCCESS (tool ran)  [breaker: closed]',
     );
-    expect(stdout).toContain('✗ read a missing file: ERROR NOT_FOUND');
-    expect(stdout).toContain('✗ read with maxLines = -1: ERROR INVALID_PARAM');
-    expect(stdout).toContain(
-      '⊘ read, but the user says no: DENIED ACCESS_DENIED',
+    has(
+      '│ [INCOMPLETE RESULT: rounded] This result is incomplete; do not present it as complete.',
     );
-    expect(stdout).toContain('"data":{"path":"package.json","totalLines":');
-    expect(stdout).not.toMatch(/\n\s+at /);
+    has(
+      'the model said: "The first result is approximate (shown in scientific notation)."',
+    );
+    has('│ [INVALID_FORMAT] Unexpected character "×" at position 4');
+    has('the model said: "My input was malformed; correcting it."');
+    has('run finished: completed');
+    expect(stdout).not.toContain('\u001b[');
+    expect(stdout).not.toContain('Infinity');
+  });
+
+  it('prints JSON lines with --json', async () => {
+    const { stdout, code } = await runDemo(['--json']);
+    expect(code).toBe(0);
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      events
+        .filter((event) => event['type'] === 'response')
+        .map((event) => event['code'] ?? event['outcome']),
+    ).toEqual([
+      'success',
+      'partial',
+      'INVALID_PARAM',
+      'INVALID_FORMAT',
+      'EXECUTION_ERROR',
+      'success',
+      'NOT_FOUND',
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'done',
+      stopReason: 'completed',
+    });
+    expect(
+      events.some(
+        (event) =>
+          event['type'] === 'model-received' && event['outcome'] === 'partial',
+      ),
+    ).toBe(true);
+  });
+
+  it('uses a real provider when CANDOR_MODEL is set', async () => {
+    const server = new LlmTestServer();
+    server.conversation('live', (c) => {
+      c.step('ask')
+        .whenUser(/2 \*\* 40/)
+        .callsTools([
+          {
+            id: 'call_1',
+            name: 'calculator',
+            args: { expression: '2 + 3 * 4' },
+          },
+        ]);
+      c.step('answer')
+        .whenToolResult('calculator', 'call_1', 'ok')
+        .responds('It is 14.')
+        .complete();
+    });
+    const { url, close } = await server.start();
+    try {
+      const { stdout, code } = await runDemo([], {
+        CANDOR_MODEL: 'openai:gpt-test',
+        OPENAI_BASE_URL: `${url}/v1`,
+        OPENAI_API_KEY: 'test-key',
+      });
+      expect(code).toBe(0);
+      expect(stdout).toContain(
+        'An agent run with openai-compatible model gpt-test',
+      );
+      expect(stdout).toContain('the model said: "It is 14."');
+      expect(stdout).toContain('run finished: completed');
+      server.assertNoUnmatched();
+    } finally {
+      await close();
+    }
+  });
+
+  it('rejects an unknown option and a malformed CANDOR_MODEL with a clear message', async () => {
+    const option = await runDemo(['--colour']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain('Unknown option --colour');
+    const model = await runDemo([], { CANDOR_MODEL: 'gpt-4' });
+    expect(model.code).toBe(2);
+    expect(model.stderr).toContain(
+      'CANDOR_MODEL must be openai:<model>, anthropic:<model> or an OpenAI-compatible base URL',
+    );
+    expect(model.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -1,55 +1,61 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { classifyError } from '@candor/errors';
-import { outcomeOf, ToolResponse } from '@candor/tools';
-import { readLinesTool } from './read-lines-tool.ts';
+import { calculatorTool } from '@candor/builtins';
+import { ToolRegistry } from '@candor/registry';
+import { agentSection, demoModel } from './agent-section.ts';
+import { breakerSection } from './breaker-section.ts';
+import { calculatorSection } from './calculator-section.ts';
+import { legacySection } from './legacy-section.ts';
+import { modelFromEnv } from './model-from-env.ts';
+import { Output } from './output.ts';
 
-const demoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
-const tool = readLinesTool(demoRoot);
-const marks = { success: '✓', partial: '⚠', error: '✗', denied: '⊘' } as const;
+const USAGE = 'usage: pnpm demo [--json]';
 
-async function call(args: unknown, approved = true): Promise<ToolResponse> {
-  if (!approved)
-    return ToolResponse.denied('The user declined this call; it did not run.');
-  const parsed = tool.input.safeParse(args);
-  if (!parsed.success) {
-    const { code, message } = classifyError(parsed.error);
-    return ToolResponse.error(code, message);
+async function main(argv: readonly string[]): Promise<number> {
+  const unknown = argv.filter((arg) => arg !== '--json');
+  if (unknown.length > 0) {
+    process.stderr.write(`Unknown option ${unknown.join(' ')}\n${USAGE}\n`);
+    return 2;
   }
-  const controller = new AbortController();
-  return tool.run(parsed.data, {
-    signal: controller.signal,
-    callId: 'demo',
-    toolName: tool.name,
+  const json = argv.includes('--json');
+  let model;
+  try {
+    model = modelFromEnv(process.env);
+  } catch (error: unknown) {
+    process.stderr.write(
+      `${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 2;
+  }
+  const output = new Output({
+    json,
+    colour:
+      !json && process.stdout.isTTY && process.env['NO_COLOR'] === undefined,
+    write: (line) => process.stdout.write(`${line}\n`),
   });
+  if (!json) {
+    process.stdout.write(
+      'Candor demo: every tool call ends as success, partial or error, and says which.\n',
+    );
+  }
+  const registry = new ToolRegistry();
+  registry.register(calculatorTool());
+  try {
+    await calculatorSection(output, registry);
+    await legacySection(
+      output,
+      dirname(dirname(fileURLToPath(import.meta.url))),
+    );
+    await breakerSection(output);
+    await agentSection(output, {
+      registry,
+      model: model ?? demoModel(),
+      live: model !== undefined,
+    });
+  } finally {
+    registry.shutdown();
+  }
+  return 0;
 }
 
-function show(label: string, response: ToolResponse): void {
-  const outcome = outcomeOf(response);
-  const firstLine = response.text.split('\n')[0] ?? '';
-  const code = response.status === 'error' ? ` ${response.errorInfo.code}` : '';
-  const reason =
-    response.status === 'partial' ? ` (reason: ${response.reason})` : '';
-  console.log(
-    `${marks[outcome]} ${label}: ${outcome.toUpperCase()}${code}${reason}`,
-  );
-  console.log(`    model reads: ${JSON.stringify(firstLine.slice(0, 70))}`);
-  // Every response survives the wire: validate it and round-trip it through JSON.
-  const back = ToolResponse.fromJSON(ToolResponse.toJSON(response));
-  console.log(
-    `    wire: ${JSON.stringify({ status: back.status, data: back.data })}`,
-  );
-}
-
-console.log('Candor: one tool, four outcomes, no "Error:" strings.\n');
-show('read package.json', await call({ path: 'package.json', maxLines: 100 }));
-show(
-  'read README.md, 2 lines max',
-  await call({ path: 'README.md', maxLines: 2 }),
-);
-show('read a missing file', await call({ path: 'missing.txt' }));
-show(
-  'read with maxLines = -1',
-  await call({ path: 'README.md', maxLines: -1 }),
-);
-show('read, but the user says no', await call({ path: '.env' }, false));
+process.exitCode = await main(process.argv.slice(2));

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { divide, outcomeOf } from './readme-example.ts';
+import { outcomeOf } from '@candor/tools';
+import { afterAll, describe, expect, it } from 'vitest';
+import { registry } from './readme-example.ts';
 
-const context = {
-  signal: new AbortController().signal,
-  callId: 'c1',
-  toolName: 'divide',
-};
+afterAll(() => {
+  registry.shutdown();
+});
 
 describe('the README usage example', () => {
   it('is the code in src/readme-example.ts', () => {
@@ -23,16 +22,19 @@ describe('the README usage example', () => {
       join(import.meta.dirname, 'readme-example.ts'),
       'utf8',
     );
-    expect(block?.[1]).toBeDefined();
-    expect(source.startsWith(block?.[1] ?? '∅')).toBe(true);
+    expect(block?.[1]).toBe(source);
   });
 
   it('divides, and reports division by zero as an error the model can act on', async () => {
-    const ok = await divide.run({ a: 6, b: 3 }, context);
+    const ok = await registry.call('divide', '{"a":6,"b":3}');
     expect(outcomeOf(ok)).toBe('success');
     expect(ok.data).toBe(2);
-    const bad = await divide.run({ a: 1, b: 0 }, context);
+    const bad = await registry.call('divide', { a: 1, b: 0 });
     expect(outcomeOf(bad)).toBe('error');
     expect(bad.status === 'error' && bad.errorInfo.code).toBe('INVALID_PARAM');
+    const wrong = await registry.call('divide', { a: 'one' });
+    expect(wrong.status === 'error' && wrong.errorInfo.code).toBe(
+      'INVALID_PARAM',
+    );
   });
 });

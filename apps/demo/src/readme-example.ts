@@ -1,7 +1,8 @@
-import { defineTool, outcomeOf, ToolResponse } from '@candor/tools';
+import { ToolRegistry } from '@candor/registry';
+import { defineTool, ToolResponse } from '@candor/tools';
 import { z } from 'zod';
 
-export const divide = defineTool({
+const divide = defineTool({
   name: 'divide',
   description: 'Divides a by b',
   input: z.object({ a: z.number(), b: z.number() }),
@@ -11,4 +12,4 @@ export const divide = defineTool({
       : ToolResponse.success(String(a / b), { data: a / b }),
 });
 
-export { outcomeOf };
+export const registry = new ToolRegistry().register(divide);

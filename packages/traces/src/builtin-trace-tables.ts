@@ -1,0 +1,28 @@
+import { loadTraceTable } from './load-trace-table.ts';
+import type { TraceTable } from './parse-trace-table.ts';
+
+/** The harnesses Candor ships tables for, in auto-detection order. */
+export const builtinHarnesses = [
+  'claude-code',
+  'codex',
+  'gemini',
+  'opencode',
+] as const;
+
+/** One of {@link builtinHarnesses}. */
+export type BuiltinHarness = (typeof builtinHarnesses)[number];
+
+let cache: readonly TraceTable[] | undefined;
+
+/**
+ * The shipped tables, read once from the package's `tables/` folder. The path is relative to
+ * this module, which sits one level below the package root in both `src/` and `dist/`.
+ */
+export function builtinTraceTables(): readonly TraceTable[] {
+  cache ??= Object.freeze(
+    builtinHarnesses.map((name) =>
+      loadTraceTable(new URL(`../tables/${name}.json`, import.meta.url)),
+    ),
+  );
+  return cache;
+}

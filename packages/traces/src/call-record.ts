@@ -1,0 +1,36 @@
+import type { Outcome } from './outcome.ts';
+
+/**
+ * One tool call as Candor reports it, whichever harness produced it. Records are plain frozen
+ * data so they serialise with `JSON.stringify` as they are.
+ */
+export interface CallRecord {
+  /** The table that read the call, such as `codex`. */
+  readonly harness: string;
+  /** The harness's own id for the call (`toolu_…`, `item_3`, `callID`). */
+  readonly callId: string;
+  /** The tool name, or `''` when the trace never named it. */
+  readonly tool: string;
+  /** A short one-line summary of the arguments (never used for the result length). */
+  readonly argsSummary: string;
+  /** `'ok'`, `'error'` or `''` (unknown). Never a raw vendor word. */
+  readonly outcome: Outcome;
+  /** The vendor's own word, kept as written (`"completed"`, `"true"`, `"0"`), or null if none. */
+  readonly vendorStatus: string | null;
+  /** True when the harness marked the call as denied (permission, policy, declined). */
+  readonly denied: boolean;
+  /** What marked the denial, such as `permission-rule` or `policy_violation`. */
+  readonly denialReason: string | null;
+  /** Why the outcome differs from the vendor's word (`exit code 1`), or null when it does not. */
+  readonly evidence: string | null;
+  /** Length of the result text, never of the arguments; null when no result was seen. */
+  readonly resultLength: number | null;
+  /** A structured exit code where the harness gives one. */
+  readonly exitCode: number | null;
+  /** ISO 8601 time the call started, where the trace says. */
+  readonly startedAt: string | null;
+  /** ISO 8601 time the outcome was reported, where the trace says. */
+  readonly endedAt: string | null;
+  /** 1-based line of the trace where the call first appeared. */
+  readonly line: number;
+}

@@ -1,0 +1,257 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const fixture = (name: string) =>
+  fileURLToPath(new URL(`__fixtures__/${name}`, import.meta.url));
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a source file of this package for real, in a child process, with the source condition. */
+async function runScript(
+  script: string,
+  options: { args?: readonly string[]; input?: string } = {},
+): Promise<Run> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=@candor/source',
+      '--import',
+      'tsx',
+      script,
+      ...(options.args ?? []),
+    ],
+    { cwd: packageDir, stdio: 'pipe' },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout
+    .setEncoding('utf8')
+    .on('data', (chunk: string) => (stdout += chunk));
+  child.stderr
+    .setEncoding('utf8')
+    .on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.end(options.input ?? '');
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  return { code, stdout, stderr };
+}
+
+const cli = (args: readonly string[], input?: string) =>
+  runScript('src/cli.ts', input === undefined ? { args } : { args, input });
+
+const scratch = mkdtempSync(join(tmpdir(), 'candor-trace-'));
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('candor-trace', () => {
+  it('prints one line per call with its mark, and a summary; exit 0 despite failures', async () => {
+    const run = await cli([fixture('opencode/run-json.jsonl')]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(10);
+    expect(lines.find((line) => line.includes('r9bQWsNLvOrJGIOz'))).toMatch(
+      /^✓ ok /u,
+    );
+    expect(lines.find((line) => line.includes('call_9'))).toMatch(
+      /^✗ error .*vendor "completed" · exit 1 · evidence: exit code 1/u,
+    );
+    expect(lines.find((line) => line.includes('call_fake_reject'))).toMatch(
+      /^⊘ denied /u,
+    );
+    expect(lines.find((line) => line.includes('call_weird'))).toMatch(
+      /^\? unknown /u,
+    );
+    expect(lines.at(-1)).toBe(
+      'opencode: 9 calls · 2 ✓ ok · 5 ✗ error (1 ⊘ denied) · 2 ? unknown',
+    );
+  });
+
+  it('reads stdin when the file is -', async () => {
+    const lines = [
+      '{"type":"tool_use","timestamp":"2026-08-20T10:00:01.000Z","tool_name":"read_file","tool_id":"t1","parameters":{"absolute_path":"/w/a"}}',
+      '{"type":"tool_result","timestamp":"2026-08-20T10:00:02.000Z","tool_id":"t1","status":"error","output":"File not found.","error":{"type":"file_not_found","message":"File not found: /w/a"}}',
+    ];
+    const run = await cli(['-', '--json'], `${lines.join('\n')}\n`);
+    expect(run.code).toBe(0);
+    const records = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records).toEqual([
+      expect.objectContaining({
+        harness: 'gemini',
+        callId: 't1',
+        tool: 'read_file',
+        outcome: 'error',
+        vendorStatus: 'error',
+        resultLength: 'File not found.'.length,
+      }),
+    ]);
+    expect(run.stderr).toContain('gemini: 1 call · 0 ✓ ok · 1 ✗ error');
+  });
+
+  it('exits 1 with --fail-on-error only when a call failed', async () => {
+    const failing = await cli([
+      fixture('codex/legacy-exec-json.jsonl'),
+      '--fail-on-error',
+    ]);
+    expect(failing.code).toBe(1);
+    const clean = await cli(
+      ['-', '--fail-on-error'],
+      `${[
+        '{"type":"tool_use","timestamp":"t","tool_name":"ls","tool_id":"ok1","parameters":{}}',
+        '{"type":"tool_result","timestamp":"t","tool_id":"ok1","status":"success","output":""}',
+        '{"type":"tool_use","timestamp":"t","tool_name":"ls","tool_id":"open1","parameters":{}}',
+      ].join('\n')}\n`,
+    );
+    // An unknown outcome is not an error: only a reported failure trips --fail-on-error.
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain(
+      'gemini: 2 calls · 1 ✓ ok · 0 ✗ error · 1 ? unknown',
+    );
+  });
+
+  it('reports malformed lines by number and keeps going', async () => {
+    const run = await cli(
+      ['-', '--harness', 'codex'],
+      [
+        '{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":0,"status":"completed"}}',
+        '{"type":"item.completed", oops',
+        '',
+        '[1,2]',
+        '{"type":"item.completed","item":{"id":"item_2","type":"command_execution","command":"ls","aggregated_output":"","exit_code":1,"status":"failed"}}',
+      ].join('\n'),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'codex: 2 calls · 1 ✓ ok · 1 ✗ error · 0 ? unknown',
+    );
+    expect(run.stdout).toContain('2 malformed lines skipped:');
+    expect(run.stdout).toMatch(/line 2: .+/u);
+    expect(run.stdout).toContain('line 4: not a JSON object');
+  });
+
+  it('learns a fifth harness from --tables, with no code change', async () => {
+    const run = await cli([
+      fixture('invented/acme-agent.jsonl'),
+      '--tables',
+      fixture('invented/acme-agent.table.json'),
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    const records = run.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            callId: string;
+            outcome: string;
+            denied: boolean;
+          },
+      );
+    expect(
+      records.map((record) => [record.callId, record.outcome, record.denied]),
+    ).toEqual([
+      ['c-1', 'ok', false],
+      ['c-2', 'error', false],
+      ['c-3', 'error', true],
+      ['c-4', '', false],
+      ['c-5', '', false],
+    ]);
+  });
+
+  it('exits 2 with a clear message when the input cannot be read', async () => {
+    const run = await cli([join(scratch, 'missing.jsonl')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^candor-trace: cannot read .*missing\.jsonl: ENOENT/u,
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /u);
+    const directory = await cli([scratch]);
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toContain('EISDIR');
+  });
+
+  it('exits 2 naming the file and field of a broken table', async () => {
+    const table = join(scratch, 'broken.json');
+    writeFileSync(
+      table,
+      JSON.stringify({
+        harness: 'broken',
+        detect: [[{ path: 'x', equals: 1 }]],
+        rules: [
+          {
+            kind: 'outcome',
+            id: 'id',
+            status: { from: [{ path: 's' }], map: 'word_map' },
+          },
+        ],
+      }),
+    );
+    const run = await cli([
+      fixture('gemini/stream-json.jsonl'),
+      '--tables',
+      table,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `${table}: rules[0].status.map: names "word_map"`,
+    );
+    expect(run.stdout).toBe('');
+  });
+
+  it('exits 2 on an unknown harness or option, and prints help on request', async () => {
+    const harness = await cli([
+      fixture('gemini/stream-json.jsonl'),
+      '--harness',
+      'cursor',
+    ]);
+    expect(harness.code).toBe(2);
+    expect(harness.stderr).toContain(
+      'unknown harness "cursor" (known: auto, claude-code, codex, gemini, opencode)',
+    );
+    const option = await cli([
+      fixture('gemini/stream-json.jsonl'),
+      '--verbose',
+    ]);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain("Unknown option '--verbose'");
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: candor-trace <file | -> [options]');
+  });
+
+  it('says so when no table recognises the format', async () => {
+    const run = await cli(['-'], '{"hello":"world"}\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(
+      'no harness recognised in 1 line; name one with --harness',
+    );
+  });
+});
+
+describe('pnpm demo:traces', () => {
+  it('shows a naive ✓ next to what Candor shows, for each harness', async () => {
+    const run = await runScript('src/demo.ts');
+    expect(run.code).toBe(0);
+    const blocks = run.stdout.split('\n\n');
+    for (const harness of ['claude-code', 'codex', 'gemini', 'opencode']) {
+      const block = blocks.find((text) => text.startsWith(`${harness}:`));
+      expect(block, harness).toContain('naive   ✓ ok');
+      expect(block, harness).toMatch(/candor {2}(✗ error|\? unknown)/u);
+    }
+  });
+});

@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+import { runCli } from './run-cli.ts';
+
+// A reader that closes the pipe early (`candor-trace big.jsonl | head`) is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { CallRecord } from './call-record.ts';
+import { formatRecord, recordSymbol } from './format-record.ts';
+import { formatSummary } from './format-summary.ts';
+import type { TraceSummary } from './trace-normaliser.ts';
+
+const record: CallRecord = {
+  harness: 'codex',
+  callId: 'item_2',
+  tool: 'command_execution',
+  argsSummary: 'bash -lc ls',
+  outcome: 'error',
+  vendorStatus: 'completed',
+  denied: false,
+  denialReason: null,
+  evidence: 'exit code 2',
+  resultLength: 10,
+  exitCode: 2,
+  startedAt: null,
+  endedAt: null,
+  line: 4,
+};
+
+describe('formatRecord', () => {
+  it('marks each outcome, and a denial over any outcome', () => {
+    expect(recordSymbol({ ...record, outcome: 'ok' })).toBe('✓');
+    expect(recordSymbol(record)).toBe('✗');
+    expect(recordSymbol({ ...record, outcome: '' })).toBe('?');
+    expect(recordSymbol({ ...record, denied: true })).toBe('⊘');
+  });
+
+  it('shows the facts behind the outcome', () => {
+    expect(formatRecord(record)).toBe(
+      '✗ error   command_execution bash -lc ls  [item_2 · vendor "completed" · exit 2 · evidence: exit code 2]',
+    );
+    expect(
+      formatRecord({
+        ...record,
+        outcome: '',
+        vendorStatus: null,
+        exitCode: null,
+        evidence: null,
+        tool: '',
+        argsSummary: '',
+      }),
+    ).toBe('? unknown (unnamed tool)  [item_2 · no outcome reported]');
+    expect(
+      formatRecord({
+        ...record,
+        denied: true,
+        denialReason: 'declined',
+        exitCode: null,
+        evidence: null,
+      }),
+    ).toBe(
+      '⊘ denied  command_execution bash -lc ls  [item_2 · vendor "completed" · denied: declined]',
+    );
+  });
+});
+
+describe('formatSummary', () => {
+  const summary: TraceSummary = {
+    harness: 'codex',
+    lines: 30,
+    calls: 1,
+    ok: 0,
+    error: 1,
+    unknown: 0,
+    denied: 0,
+    malformed: 22,
+    malformedLines: [{ line: 3, message: 'not a JSON object' }],
+    unrecognised: 0,
+    evicted: 2,
+  };
+
+  it('counts calls, lists malformed lines by number and says what was cut short', () => {
+    expect(formatSummary(summary).split('\n')).toEqual([
+      'codex: 1 call · 0 ✓ ok · 1 ✗ error · 0 ? unknown',
+      '22 malformed lines skipped:',
+      '  line 3: not a JSON object',
+      '  … and 21 more',
+      '2 calls reported as unknown because the window was full',
+    ]);
+  });
+});

@@ -1,0 +1,47 @@
+import type { TraceSummary } from './trace-normaliser.ts';
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * The closing lines of a report: counts per outcome and every malformed line kept by number.
+ *
+ * @example
+ * ```ts
+ * formatSummary(trace.summary);
+ * // codex: 4 calls · 1 ✓ ok · 2 ✗ error (1 ⊘ denied) · 1 ? unknown
+ * ```
+ */
+export function formatSummary(summary: TraceSummary): string {
+  const lines: string[] = [];
+  if (summary.harness === null) {
+    lines.push(
+      `no harness recognised in ${plural(summary.lines, 'line')}; name one with --harness`,
+    );
+  } else {
+    const denied = summary.denied > 0 ? ` (${summary.denied} ⊘ denied)` : '';
+    lines.push(
+      `${summary.harness}: ${plural(summary.calls, 'call')} · ${summary.ok} ✓ ok · ${summary.error} ✗ error${denied} · ${summary.unknown} ? unknown`,
+    );
+  }
+  if (summary.malformed > 0) {
+    lines.push(`${plural(summary.malformed, 'malformed line')} skipped:`);
+    for (const malformed of summary.malformedLines) {
+      lines.push(`  line ${malformed.line}: ${malformed.message}`);
+    }
+    const unlisted = summary.malformed - summary.malformedLines.length;
+    if (unlisted > 0) lines.push(`  … and ${unlisted} more`);
+  }
+  if (summary.unrecognised > 0 && summary.harness !== null) {
+    lines.push(
+      `${plural(summary.unrecognised, 'line')} before the format was recognised were dropped`,
+    );
+  }
+  if (summary.evicted > 0) {
+    lines.push(
+      `${plural(summary.evicted, 'call')} reported as unknown because the window was full`,
+    );
+  }
+  return lines.join('\n');
+}

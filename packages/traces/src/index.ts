@@ -1,0 +1,37 @@
+/**
+ * @module One truthful view of tool-call outcomes across agent CLI traces. Each harness is a
+ * declarative table file; one normalisation function builds every call record.
+ */
+export {
+  builtinHarnesses,
+  builtinTraceTables,
+} from './builtin-trace-tables.ts';
+export type { BuiltinHarness } from './builtin-trace-tables.ts';
+export type { CallEvidence } from './call-evidence.ts';
+export type { CallRecord } from './call-record.ts';
+export { formatRecord, recordSymbol } from './format-record.ts';
+export { formatSummary } from './format-summary.ts';
+export { loadTraceTable } from './load-trace-table.ts';
+export { measureResult } from './measure-result.ts';
+export { normaliseCall } from './normalise-call.ts';
+export type { NormaliseOptions } from './normalise-call.ts';
+export { isOutcome, Outcome } from './outcome.ts';
+export { parseTraceTable } from './parse-trace-table.ts';
+export type { TraceTable } from './parse-trace-table.ts';
+export { readTrace } from './read-trace.ts';
+export type { TraceReading } from './read-trace.ts';
+export { CliExit, runCli } from './run-cli.ts';
+export type { CliIo } from './run-cli.ts';
+export { summariseArguments } from './summarise-arguments.ts';
+export { silentLogger } from './trace-logger.ts';
+export type { TraceLogger } from './trace-logger.ts';
+export { malformedSampleLimit, TraceNormaliser } from './trace-normaliser.ts';
+export type {
+  MalformedLine,
+  TraceNormaliserOptions,
+  TraceSummary,
+} from './trace-normaliser.ts';
+export { TraceTableError } from './trace-table-error.ts';
+export type { TraceTableProblem } from './trace-table-error.ts';
+export { TraceTableSchema } from './trace-table-schema.ts';
+export type { TraceTableDefinition } from './trace-table-schema.ts';

@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  builtinHarnesses,
+  builtinTraceTables,
+} from './builtin-trace-tables.ts';
+import { loadTraceTable } from './load-trace-table.ts';
+import { parseTraceTable } from './parse-trace-table.ts';
+import { TraceTableError } from './trace-table-error.ts';
+
+const valid = {
+  harness: 'acme',
+  detect: [[{ path: 'acme', exists: true }]],
+  rules: [
+    {
+      kind: 'start',
+      when: [{ path: 'ev', equals: 'call' }],
+      id: 'cid',
+      tool: 'fn',
+    },
+    {
+      kind: 'outcome',
+      when: [{ path: 'ev', equals: 'done' }],
+      id: 'cid',
+      status: { from: [{ path: 'verdict' }], map: 'verdict_map' },
+    },
+  ],
+  verdict_map: { fine: 'ok', broken: 'error' },
+};
+
+function problemsOf(value: unknown): string[] {
+  try {
+    parseTraceTable(value, { source: 'acme.json' });
+  } catch (error: unknown) {
+    if (error instanceof TraceTableError) {
+      expect(error.source).toBe('acme.json');
+      return error.message.split('\n');
+    }
+    throw error;
+  }
+  throw new Error('expected the table to be rejected');
+}
+
+describe('parseTraceTable', () => {
+  it('accepts a valid table and compiles its translation map', () => {
+    const table = parseTraceTable(valid, { source: 'acme.json' });
+    expect(table.harness).toBe('acme');
+    expect(table.origin).toBe('acme.json');
+    expect(table.rules[1]?.status?.map.get('broken')).toBe('error');
+    expect(table.rules[1]?.status?.map.has('*')).toBe(false);
+  });
+
+  it('ships a valid table for each of the four harnesses', () => {
+    expect(builtinTraceTables().map((table) => table.harness)).toEqual([
+      ...builtinHarnesses,
+    ]);
+  });
+
+  it('names the file and the field of each problem', () => {
+    const { harness: _harness, ...withoutHarness } = valid;
+    expect(problemsOf(withoutHarness)).toEqual([
+      expect.stringMatching(/^acme\.json: harness: /u),
+    ]);
+    expect(problemsOf({ ...valid, verdict_map: { fine: 'success' } })).toEqual([
+      'acme.json: verdict_map.fine: expected "ok", "error" or "" (unknown)',
+    ]);
+    expect(problemsOf({ ...valid, rulez: [] })).toEqual([
+      'acme.json: rulez: is not a known field (translation tables must end in "_map")',
+    ]);
+  });
+
+  it('rejects a status that names a map the file does not define', () => {
+    const { verdict_map: _map, ...withoutMap } = valid;
+    expect(problemsOf(withoutMap)).toEqual([
+      'acme.json: rules[1].status.map: names "verdict_map", but the file defines no top-level "verdict_map"',
+    ]);
+  });
+
+  it('rejects predicates with no operator, two operators or a broken pattern', () => {
+    const detect = (predicate: object) =>
+      problemsOf({ ...valid, detect: [[predicate]] });
+    expect(detect({ path: 'a' })).toEqual([
+      'acme.json: detect[0][0]: needs exactly one of equals, in, exists, matches (found none)',
+    ]);
+    expect(detect({ path: 'a', equals: 1, exists: true })).toEqual([
+      'acme.json: detect[0][0]: needs exactly one of equals, in, exists, matches (found equals, exists)',
+    ]);
+    expect(detect({ path: 'a', matches: '(' })).toEqual([
+      expect.stringMatching(
+        /^acme\.json: detect\[0\]\[0\]\.matches: is not a valid regular expression/u,
+      ),
+    ]);
+    expect(detect({ path: 'a..b', exists: true })).toEqual([
+      'acme.json: detect[0][0].path: expected a dot path such as "item.status" or "$.timestamp"',
+    ]);
+  });
+
+  it('rejects holding calls with no flush line to release them', () => {
+    expect(problemsOf({ ...valid, hold_until_flush: true })).toEqual([
+      'acme.json: hold_until_flush: needs "flush" lines to release the held calls',
+    ]);
+  });
+
+  it('rejects fields on the wrong kind of rule and outcome rules without a status', () => {
+    expect(
+      problemsOf({
+        ...valid,
+        rules: [
+          { kind: 'start', id: 'cid', exit_code: 'rc' },
+          { kind: 'outcome', id: 'cid' },
+          { kind: 'finish', id: 'cid' },
+        ],
+      }),
+    ).toEqual([
+      'acme.json: rules[0].exit_code: is only allowed on "outcome" rules',
+      'acme.json: rules[1].status: is required on "outcome" rules',
+      'acme.json: rules[2].kind: expected one of start, outcome, denial',
+    ]);
+  });
+});
+
+describe('loadTraceTable', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'candor-table-'));
+  afterAll(() => {
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('loads a table file from disk', () => {
+    const file = join(scratch, 'acme.json');
+    writeFileSync(file, JSON.stringify(valid));
+    expect(loadTraceTable(file).origin).toBe(file);
+  });
+
+  it('names the file when it is missing or not JSON', () => {
+    const missing = join(scratch, 'nope.json');
+    expect(() => loadTraceTable(missing)).toThrow(
+      `${missing}: cannot read the file (ENOENT)`,
+    );
+    const broken = join(scratch, 'broken.json');
+    writeFileSync(broken, '{"harness":');
+    expect(() => loadTraceTable(broken)).toThrow(
+      new RegExp(
+        `^${broken.replaceAll(/[.*+?^${}()|[\]\\/]/gu, '\\$&')}: is not valid JSON`,
+        'u',
+      ),
+    );
+  });
+});

@@ -1,0 +1,167 @@
+import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  builtinHarnesses,
+  builtinTraceTables,
+} from './builtin-trace-tables.ts';
+import { formatRecord } from './format-record.ts';
+import { formatSummary } from './format-summary.ts';
+import { loadTraceTable } from './load-trace-table.ts';
+import type { TraceTable } from './parse-trace-table.ts';
+import { readTrace, type TraceReading } from './read-trace.ts';
+import { TraceTableError } from './trace-table-error.ts';
+
+/** Where the CLI reads and writes; `process` in the bin, anything stream-like in tests. */
+export interface CliIo {
+  readonly stdin: AsyncIterable<string | Uint8Array>;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+/** Exit codes of `candor-trace`. */
+export const CliExit = {
+  /** The trace was read (failed calls alone do not change this without --fail-on-error). */
+  Ok: 0,
+  /** `--fail-on-error` was given and at least one call failed. */
+  CallsFailed: 1,
+  /** The input, a table file or the command line could not be read. */
+  Unreadable: 2,
+} as const;
+
+/** One of {@link CliExit}. */
+export type CliExit = (typeof CliExit)[keyof typeof CliExit];
+
+const usage = `Usage: candor-trace <file | -> [options]
+
+Reads an agent CLI trace (JSONL) and prints one line per tool call:
+  ✓ ok   ✗ error   ⊘ denied   ? unknown (no outcome, or a word no table knows)
+
+Options:
+  --harness <name>   auto (default), ${builtinHarnesses.join(', ')}, or a name from --tables
+  --tables <file>    add a harness table file (JSON); may be repeated
+  --json             print one JSON record per line (the summary goes to stderr)
+  --vendor-only      report the vendor's word alone, ignoring exit codes and escalations
+  --fail-on-error    exit 1 when any call failed
+  -h, --help         show this help
+
+Exit codes: 0 read, 1 a call failed (only with --fail-on-error), 2 unreadable input.
+`;
+
+async function write(
+  stream: NodeJS.WritableStream,
+  text: string,
+): Promise<void> {
+  // Respect backpressure so a huge trace piped to a slow reader stays in constant memory.
+  if (!stream.write(text)) await once(stream, 'drain');
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      harness: { type: 'string', default: 'auto' },
+      tables: { type: 'string', multiple: true, default: [] },
+      json: { type: 'boolean', default: false },
+      'vendor-only': { type: 'boolean', default: false },
+      'fail-on-error': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const code =
+      'code' in error && typeof error.code === 'string'
+        ? `${error.code}: `
+        : '';
+    return `${code}${error.message}`;
+  }
+  return String(error);
+}
+
+/**
+ * Runs `candor-trace` with the given arguments and returns its exit code. Never throws for
+ * bad input: every problem becomes one clear line on stderr and exit code 2.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await runCli(process.argv.slice(2), process);
+ * ```
+ */
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo,
+): Promise<CliExit> {
+  const fail = async (message: string): Promise<CliExit> => {
+    await write(io.stderr, `candor-trace: ${message}\n`);
+    return CliExit.Unreadable;
+  };
+
+  let options: ReturnType<typeof parse>;
+  try {
+    options = parse(argv);
+  } catch (error: unknown) {
+    return fail(`${describe(error)}\n\n${usage}`);
+  }
+  const { values, positionals } = options;
+  if (values.help) {
+    await write(io.stdout, usage);
+    return CliExit.Ok;
+  }
+  const [file, ...extra] = positionals;
+  if (file === undefined || extra.length > 0) {
+    return fail(`expected exactly one trace file (or - for stdin)\n\n${usage}`);
+  }
+
+  let tables: readonly TraceTable[];
+  try {
+    const custom = values.tables.map((path) => loadTraceTable(path));
+    const names = new Set(custom.map((table) => table.harness));
+    // A custom table may replace a shipped one of the same name; custom tables are tried first.
+    tables = [
+      ...custom,
+      ...builtinTraceTables().filter((table) => !names.has(table.harness)),
+    ];
+  } catch (error: unknown) {
+    if (error instanceof TraceTableError)
+      return fail(`invalid table\n${error.message}`);
+    throw error;
+  }
+
+  let trace: TraceReading;
+  try {
+    const input = file === '-' ? io.stdin : createReadStream(file);
+    trace = readTrace(input, {
+      harness: values.harness,
+      tables,
+      vendorOnly: values['vendor-only'],
+    });
+  } catch (error: unknown) {
+    return fail(describe(error));
+  }
+
+  const source = file === '-' ? 'stdin' : file;
+  try {
+    for await (const record of trace) {
+      await write(
+        io.stdout,
+        `${values.json ? JSON.stringify(record) : formatRecord(record)}\n`,
+      );
+    }
+  } catch (error: unknown) {
+    return fail(`cannot read ${source}: ${describe(error)}`);
+  }
+
+  const { summary } = trace;
+  await write(
+    values.json ? io.stderr : io.stdout,
+    `${formatSummary(summary)}\n`,
+  );
+  return values['fail-on-error'] && summary.error > 0
+    ? CliExit.CallsFailed
+    : CliExit.Ok;
+}

@@ -1,0 +1,463 @@
+import { allHold, readField } from './all-hold.ts';
+import { builtinTraceTables } from './builtin-trace-tables.ts';
+import type { CallEvidence } from './call-evidence.ts';
+import type { CallRecord } from './call-record.ts';
+import { readPath } from './json-path.ts';
+import { candidateRules } from './rule-index.ts';
+import { measureResult } from './measure-result.ts';
+import { normaliseCall, type NormaliseOptions } from './normalise-call.ts';
+import { Outcome } from './outcome.ts';
+import type { TraceRule, TraceTable } from './parse-trace-table.ts';
+import { summariseArguments } from './summarise-arguments.ts';
+import { silentLogger, type TraceLogger } from './trace-logger.ts';
+
+/** Options of {@link TraceNormaliser} and `readTrace`. */
+export interface TraceNormaliserOptions extends NormaliseOptions {
+  /** A table's harness name, or `'auto'` (the default) to recognise the format from the lines. */
+  readonly harness?: string;
+  /** The tables to choose from. Defaults to the built-in four. */
+  readonly tables?: readonly TraceTable[];
+  /** Pino-compatible logger; silent by default. */
+  readonly logger?: TraceLogger;
+  /**
+   * How many calls may be held at once while waiting for outcomes or late denials. Past it the
+   * oldest call is emitted as it stands, which keeps memory constant. Default 10 000.
+   */
+  readonly window?: number;
+}
+
+/** A line that could not be read as a JSON object. */
+export interface MalformedLine {
+  /** 1-based line number. */
+  readonly line: number;
+  readonly message: string;
+}
+
+/** Counts over everything pushed so far. */
+export interface TraceSummary {
+  /** The harness whose table reads the trace, or null when none recognised it (yet). */
+  readonly harness: string | null;
+  readonly lines: number;
+  readonly calls: number;
+  readonly ok: number;
+  readonly error: number;
+  readonly unknown: number;
+  readonly denied: number;
+  readonly malformed: number;
+  /** The first {@link malformedSampleLimit} malformed lines, with their line numbers. */
+  readonly malformedLines: readonly MalformedLine[];
+  /** Lines given up on before any table recognised the format (auto-detection only). */
+  readonly unrecognised: number;
+  /** Calls emitted while still in flight because the window was full. */
+  readonly evicted: number;
+}
+
+/** How many malformed lines are kept with their numbers; the rest are only counted. */
+export const malformedSampleLimit = 20;
+
+const detectionBufferLimit = 1000;
+const noRecords: readonly CallRecord[] = Object.freeze([]);
+const noEscalations: readonly string[] = Object.freeze([]);
+
+type Evidence = { -readonly [K in keyof CallEvidence]: CallEvidence[K] } & {
+  // A denial reason read from the trace (such as `user-rejected`) beats a table's literal label.
+  reasonFromTrace: boolean;
+  emitted: boolean;
+};
+
+function vendorWord(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  return JSON.stringify(value);
+}
+
+/**
+ * Turns trace lines into call records, one line at a time, with memory bounded by the window.
+ * It is synchronous and push-based so a stream reader, a benchmark or a test can drive it.
+ *
+ * @example
+ * ```ts
+ * const normaliser = new TraceNormaliser({ harness: 'codex' });
+ * const records = [...lines.flatMap((line) => normaliser.pushLine(line)), ...normaliser.end()];
+ * ```
+ */
+export class TraceNormaliser {
+  readonly #tables: readonly TraceTable[];
+  readonly #options: NormaliseOptions;
+  readonly #logger: TraceLogger;
+  readonly #window: number;
+  readonly #calls = new Map<string, Evidence>();
+  // Settled calls waiting for a flush line, kept apart so a flush never walks calls in flight.
+  readonly #settled = new Set<Evidence>();
+  // Calls in order of first appearance, for eviction. Emitted ones are skipped lazily: taking
+  // the head of a Map after many deletions walks the holes they leave, which is quadratic.
+  #order: Evidence[] = [];
+  #head = 0;
+  // The line being processed; kept on the instance so per-rule calls allocate nothing.
+  #lineHarness = '';
+  #lineRoot: object = {};
+  #lineNumber = 0;
+  #table: TraceTable | undefined;
+  #pending: { line: number; value: object }[] = [];
+  #ended = false;
+  #out: CallRecord[] = [];
+  #line = 0;
+  #counts = {
+    calls: 0,
+    ok: 0,
+    error: 0,
+    unknown: 0,
+    denied: 0,
+    malformed: 0,
+    unrecognised: 0,
+    evicted: 0,
+  };
+  readonly #malformedLines: MalformedLine[] = [];
+
+  constructor(options: TraceNormaliserOptions = {}) {
+    this.#tables = options.tables ?? builtinTraceTables();
+    this.#options =
+      options.vendorOnly === undefined
+        ? {}
+        : { vendorOnly: options.vendorOnly };
+    this.#logger = options.logger ?? silentLogger;
+    this.#window = options.window ?? 10_000;
+    if (!Number.isInteger(this.#window) || this.#window < 1) {
+      throw new RangeError(
+        `window must be a positive integer, got ${String(options.window)}`,
+      );
+    }
+    const harness = options.harness ?? 'auto';
+    if (harness !== 'auto') {
+      this.#table = this.#tables.find((table) => table.harness === harness);
+      if (this.#table === undefined) {
+        const known = this.#tables.map((table) => table.harness).join(', ');
+        throw new RangeError(
+          `unknown harness "${harness}" (known: auto, ${known})`,
+        );
+      }
+    }
+  }
+
+  /** Counts so far; final once {@link end} has run. */
+  get summary(): TraceSummary {
+    return {
+      harness: this.#table?.harness ?? null,
+      lines: this.#line,
+      ...this.#counts,
+      malformedLines: [...this.#malformedLines],
+    };
+  }
+
+  /**
+   * Reads the next physical line (without its newline). Returns the records this line
+   * completed, usually none. Blank lines are skipped but counted, so line numbers stay true.
+   */
+  pushLine(text: string): readonly CallRecord[] {
+    if (this.#ended) throw new Error('pushLine after end()');
+    const line = ++this.#line;
+    const value = this.#parse(text, line);
+    if (value === undefined) return noRecords;
+    if (this.#table === undefined) {
+      this.#detect(value, line);
+    } else {
+      this.#process(this.#table, value, line);
+    }
+    return this.#drain();
+  }
+
+  /** Ends the trace: every call still open is emitted, those without an outcome as unknown. */
+  end(): readonly CallRecord[] {
+    if (this.#ended) return noRecords;
+    this.#ended = true;
+    this.#counts.unrecognised += this.#pending.length;
+    this.#pending = [];
+    for (const evidence of this.#calls.values()) this.#emit(evidence);
+    this.#calls.clear();
+    this.#settled.clear();
+    this.#order = [];
+    this.#head = 0;
+    return this.#drain();
+  }
+
+  #drain(): readonly CallRecord[] {
+    if (this.#out.length === 0) return noRecords;
+    const records = this.#out;
+    this.#out = [];
+    return records;
+  }
+
+  #parse(text: string, line: number): object | undefined {
+    let body = text;
+    if (line === 1 && body.charCodeAt(0) === 0xfeff) body = body.slice(1);
+    // Checked by first character so ordinary lines never pay for a trimmed copy.
+    const first = body.charCodeAt(0);
+    if (
+      body === '' ||
+      ((first === 32 || first === 9 || first === 13) && body.trim() === '')
+    ) {
+      return undefined;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch (error: unknown) {
+      this.#malformed(
+        line,
+        error instanceof Error ? error.message : String(error),
+      );
+      return undefined;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.#malformed(line, 'not a JSON object');
+      return undefined;
+    }
+    return value;
+  }
+
+  #malformed(line: number, message: string): void {
+    this.#counts.malformed += 1;
+    if (this.#malformedLines.length < malformedSampleLimit) {
+      this.#malformedLines.push({ line, message });
+    }
+    this.#logger.warn(
+      { line, reason: message },
+      'malformed trace line skipped',
+    );
+  }
+
+  #detect(value: object, line: number): void {
+    const table = this.#tables.find((candidate) =>
+      candidate.detect.some((alternative) =>
+        allHold(alternative, value, value),
+      ),
+    );
+    if (table === undefined) {
+      // Held until a later line reveals the format; bounded so memory stays constant.
+      this.#pending.push({ line, value });
+      if (this.#pending.length > detectionBufferLimit) {
+        this.#pending.shift();
+        this.#counts.unrecognised += 1;
+      }
+      return;
+    }
+    this.#table = table;
+    this.#logger.debug(
+      { harness: this.#lineHarness, line },
+      'trace format recognised',
+    );
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const held of pending) this.#process(table, held.value, held.line);
+    this.#process(table, value, line);
+  }
+
+  #process(table: TraceTable, root: object, line: number): void {
+    this.#lineHarness = table.harness;
+    this.#lineRoot = root;
+    this.#lineNumber = line;
+    for (const rule of candidateRules(table.index, root)) {
+      if (!allHold(rule.when, root, root)) continue;
+      if (rule.each === undefined) {
+        this.#apply(rule, root);
+        continue;
+      }
+      const items = readPath(rule.each, root, root);
+      if (Array.isArray(items)) {
+        for (const item of items as unknown[]) {
+          if (allHold(rule.eachWhen, item, root)) {
+            this.#apply(rule, item);
+          }
+        }
+      } else if (typeof items === 'object' && items !== null) {
+        if (allHold(rule.eachWhen, items, root)) {
+          this.#apply(rule, items);
+        }
+      }
+    }
+    if (
+      this.#settled.size > 0 &&
+      (!table.holdUntilFlush ||
+        table.flush.some((alternative) => allHold(alternative, root, root)))
+    ) {
+      // Usually one call settles per line; sorting is only for flushes of many.
+      const settled =
+        this.#settled.size === 1
+          ? this.#settled
+          : [...this.#settled].sort((a, b) => a.line - b.line);
+      // Deleting one by one: clear() would allocate a fresh table for every outcome line.
+      for (const evidence of settled) {
+        this.#settled.delete(evidence);
+        this.#calls.delete(evidence.callId);
+        this.#emit(evidence);
+      }
+    }
+    while (this.#calls.size > this.#window) {
+      const oldest = this.#order[this.#head];
+      if (oldest === undefined) break;
+      this.#head += 1;
+      if (oldest.emitted) continue;
+      this.#calls.delete(oldest.callId);
+      this.#settled.delete(oldest);
+      if (!oldest.settled) this.#counts.evicted += 1;
+      this.#emit(oldest);
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  #apply(rule: TraceRule, item: unknown): void {
+    const root = this.#lineRoot;
+    const line = this.#lineNumber;
+    const id = readField(rule.id, item, root);
+    if (typeof id !== 'string' && typeof id !== 'number') {
+      this.#logger.debug(
+        { line, kind: rule.kind },
+        'matching line has no call id; skipped',
+      );
+      return;
+    }
+    const callId = String(id);
+    let evidence = this.#calls.get(callId);
+    if (evidence === undefined) {
+      evidence = {
+        harness: this.#lineHarness,
+        callId,
+        line,
+        tool: undefined,
+        argsSummary: '',
+        settled: false,
+        vendorStatus: null,
+        vendorOutcome: Outcome.Unknown,
+        exitCode: undefined,
+        escalations: [],
+        denied: false,
+        denialReason: undefined,
+        resultLength: null,
+        startedAt: undefined,
+        endedAt: undefined,
+        reasonFromTrace: false,
+        emitted: false,
+      };
+      this.#calls.set(callId, evidence);
+      this.#order.push(evidence);
+    }
+    // Denial lines only fill gaps; start and outcome lines carry the call's own facts.
+    const fill = rule.kind === 'denial';
+    const tool =
+      rule.tool === undefined ? undefined : readField(rule.tool, item, root);
+    if (tool !== undefined && !(fill && evidence.tool !== undefined))
+      evidence.tool = tool;
+    // Arguments repeat on outcome lines (codex) and are the same call's: summarise them once.
+    if (
+      rule.args !== undefined &&
+      (rule.kind === 'start' || evidence.argsSummary === '')
+    ) {
+      const args = readField(rule.args, item, root);
+      if (args !== undefined) evidence.argsSummary = summariseArguments(args);
+    }
+    const startedAt =
+      rule.startedAt === undefined
+        ? undefined
+        : readField(rule.startedAt, item, root);
+    if (startedAt !== undefined) evidence.startedAt = startedAt;
+    const endedAt =
+      rule.endedAt === undefined
+        ? undefined
+        : readField(rule.endedAt, item, root);
+    if (endedAt !== undefined) evidence.endedAt = endedAt;
+
+    switch (rule.kind) {
+      case 'start':
+        return;
+      case 'denial':
+        evidence.denied = true;
+        this.#recordDenialReason(evidence, rule, item);
+        return;
+      case 'outcome':
+        this.#settle(evidence, rule, item);
+        return;
+    }
+  }
+
+  #recordDenialReason(
+    evidence: Evidence,
+    rule: TraceRule,
+    item: unknown,
+  ): void {
+    const { reason } = rule;
+    if (reason === undefined) return;
+    const value = readField(reason, item, this.#lineRoot);
+    if (value === undefined) return;
+    const fromTrace = reason.value === undefined;
+    if (
+      fromTrace
+        ? !evidence.reasonFromTrace
+        : evidence.denialReason === undefined
+    ) {
+      evidence.denialReason = value;
+      evidence.reasonFromTrace = fromTrace;
+    }
+  }
+
+  #settle(evidence: Evidence, rule: TraceRule, item: unknown): void {
+    const { status } = rule;
+    if (status === undefined) return;
+    const root = this.#lineRoot;
+    // Last outcome line wins: codex can re-emit an item, opencode can re-emit a part.
+    evidence.settled = true;
+    this.#settled.add(evidence);
+    let word: string | undefined;
+    for (const source of status.from) {
+      const value = readPath(source.path, item, root);
+      if (value !== undefined && value !== null) {
+        word = source.word ?? vendorWord(value);
+        break;
+      }
+    }
+    if (word === undefined) {
+      evidence.vendorStatus = null;
+      evidence.vendorOutcome = status.absent ?? Outcome.Unknown;
+    } else {
+      evidence.vendorStatus = word;
+      evidence.vendorOutcome =
+        status.map.get(word) ?? status.otherwise ?? Outcome.Unknown;
+    }
+    evidence.exitCode =
+      rule.exitCode === undefined
+        ? undefined
+        : readPath(rule.exitCode, item, root);
+    evidence.escalations =
+      rule.escalate.length === 0
+        ? noEscalations
+        : rule.escalate
+            .filter((escalation) => allHold(escalation.when, item, root))
+            .map((escalation) => escalation.reason);
+    evidence.resultLength =
+      rule.result === undefined
+        ? null
+        : measureResult(readField(rule.result, item, root));
+  }
+
+  #emit(evidence: Evidence): void {
+    evidence.emitted = true;
+    const record = normaliseCall(evidence, this.#options);
+    this.#counts.calls += 1;
+    if (record.denied) this.#counts.denied += 1;
+    switch (record.outcome) {
+      case Outcome.Ok:
+        this.#counts.ok += 1;
+        break;
+      case Outcome.Error:
+        this.#counts.error += 1;
+        break;
+      case Outcome.Unknown:
+        this.#counts.unknown += 1;
+        break;
+    }
+    this.#out.push(record);
+  }
+}
