@@ -1,5 +1,8 @@
 const REDACTED = '[REDACTED]';
 const MAX_DEPTH = 32;
+// Tool arguments reuse a small set of keys, so the verdict per key is cached; the bound keeps a
+// model that invents keys from growing the cache without limit.
+const MAX_CACHED_KEYS = 1024;
 
 // Compared after lower-casing and removing everything but letters and digits, so `api_key`,
 // `apiKey` and `API-KEY` are one key. `token` only at the end: `maxTokens` is not a secret.
@@ -28,6 +31,7 @@ export interface RedactOptions {
 export class SecretRedactor {
   readonly #extraNames: ReadonlySet<string>;
   readonly #extraPatterns: readonly RegExp[];
+  readonly #verdicts = new Map<string, boolean>();
 
   constructor(options: RedactOptions = {}) {
     const extra = options.extraKeys ?? [];
@@ -43,6 +47,14 @@ export class SecretRedactor {
 
   /** True for keys such as password, token, api key, authorization, cookie, secret, private key. */
   isSecretKey(key: string): boolean {
+    const cached = this.#verdicts.get(key);
+    if (cached !== undefined) return cached;
+    const verdict = this.#judge(key);
+    if (this.#verdicts.size < MAX_CACHED_KEYS) this.#verdicts.set(key, verdict);
+    return verdict;
+  }
+
+  #judge(key: string): boolean {
     const flat = normalise(key);
     if (flat === '') return false;
     if (flat.endsWith('token') || flat === 'auth') return true;
@@ -78,14 +90,20 @@ export class SecretRedactor {
     }
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(copy, key, {
-        value: this.isSecretKey(key)
-          ? REDACTED
-          : this.#redact(item, depth + 1, seen),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      const censored = this.isSecretKey(key)
+        ? REDACTED
+        : this.#redact(item, depth + 1, seen);
+      if (key === '__proto__') {
+        // Plain assignment would set the copy's prototype; keep the key as data instead.
+        Object.defineProperty(copy, key, {
+          value: censored,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else {
+        copy[key] = censored;
+      }
     }
     seen.delete(value);
     return copy;
