@@ -5,15 +5,20 @@ const sourceCondition = ['@candor/source'];
 
 // Every workspace folder with a package.json becomes a project, so a new package is tested
 // without touching this file.
-const workspaceDirs = ['packages', 'apps'].flatMap((parent) =>
-  readdirSync(parent, { withFileTypes: true })
-    .filter(
-      (entry) =>
-        entry.isDirectory() &&
-        existsSync(`${parent}/${entry.name}/package.json`),
-    )
-    .map((entry) => ({ parent, name: entry.name })),
-);
+const workspaceDirs = [
+  ...['packages', 'apps'].flatMap((parent) =>
+    readdirSync(parent, { withFileTypes: true })
+      .filter(
+        (entry) =>
+          entry.isDirectory() &&
+          existsSync(`${parent}/${entry.name}/package.json`),
+      )
+      .map((entry) => ({ root: `${parent}/${entry.name}`, name: entry.name })),
+  ),
+  ...(existsSync('bench/package.json')
+    ? [{ root: 'bench', name: 'bench' }]
+    : []),
+];
 
 export default defineConfig({
   resolve: { conditions: sourceCondition },
@@ -21,11 +26,11 @@ export default defineConfig({
   test: {
     typecheck: { enabled: true, include: ['**/*.test-d.ts'] },
     projects: [
-      ...workspaceDirs.map(({ parent, name }) => ({
+      ...workspaceDirs.map(({ root, name }) => ({
         extends: true as const,
         test: {
           name: `@candor/${name}`,
-          root: `${parent}/${name}`,
+          root,
           // Relative to the project root: each package's own tsconfig covers its *.test-d.ts.
           typecheck: { tsconfig: './tsconfig.json' },
         },

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchOptions, UsageError } from './bench-options.ts';
+
+describe('parseBenchOptions', () => {
+  it('runs the full bench by default: 10,000 tools and a 100 MB trace', () => {
+    const options = parseBenchOptions([]);
+    expect(options.quick).toBe(false);
+    expect(options.memoryTools).toBe(10_000);
+    expect(options.traceBytes).toBeGreaterThanOrEqual(100_000_000);
+  });
+
+  it('shrinks every size with --quick', () => {
+    const full = parseBenchOptions([]);
+    const quick = parseBenchOptions(['--quick']);
+    expect(quick.quick).toBe(true);
+    expect(quick.memoryTools).toBeLessThan(full.memoryTools);
+    expect(quick.traceBytes).toBeLessThan(full.traceBytes);
+    expect(quick.timing.minCpuTimeMs).toBeLessThan(full.timing.minCpuTimeMs);
+  });
+
+  it('accepts the flags after the -- that the root script forwards them with', () => {
+    expect(parseBenchOptions(['--', '--quick']).quick).toBe(true);
+  });
+
+  it('refuses an unknown option with the usage line', () => {
+    expect(() => parseBenchOptions(['--fast'])).toThrow(UsageError);
+    expect(() => parseBenchOptions(['--fast'])).toThrow(
+      /Unknown option '--fast'[\s\S]*usage: pnpm bench \[--quick\]/,
+    );
+  });
+});
