@@ -48,3 +48,4 @@ export type {
 export { ToolProtocolError } from './tool-protocol-error.ts';
 export { silentLogger } from './logger.ts';
 export type { Logger, LogMethod } from './logger.ts';
+export { CallAbort } from './call-abort.ts';
