@@ -5,6 +5,18 @@ import {
   type ToolErrorCode,
 } from '@candor/errors';
 import { type Logger, silentLogger } from '@candor/tools';
+import { type Meter, metrics } from '@opentelemetry/api';
+import { instrumentationScope } from './instrumentation-scope.ts';
+
+/** Where a breaker's metrics go. */
+export interface BreakerTelemetryOptions {
+  /**
+   * The meter the breaker's instruments are created on. Default: the global meter
+   * `@candor/breaker`, taken when the breaker is created (a no-op unless the application has
+   * registered a MeterProvider by then).
+   */
+  readonly meter?: Meter;
+}
 
 /** How one tool's breaker behaves. Every field is optional; see {@link breakerDefaults}. */
 export interface BreakerOptions {
@@ -34,6 +46,8 @@ export interface BreakerOptions {
   enabled?: boolean;
   /** A pino-compatible logger. Default: silent. */
   logger?: Logger;
+  /** OpenTelemetry metrics: `{ meter }`, or `false` to record none. Default: the global meter. */
+  telemetry?: BreakerTelemetryOptions | false;
 }
 
 /** {@link BreakerOptions} with every default filled in. */
@@ -48,6 +62,8 @@ export interface ResolvedBreakerOptions {
   readonly failureCodes: ReadonlySet<ToolErrorCode>;
   readonly enabled: boolean;
   readonly logger: Logger;
+  /** `undefined` when telemetry is switched off. */
+  readonly meter: Meter | undefined;
 }
 
 /** The codes counted by default: those whose metadata says `countsForBreaker`. */
@@ -88,6 +104,7 @@ const knownKeys: ReadonlySet<string> = new Set([
   'failureCodes',
   'enabled',
   'logger',
+  'telemetry',
 ]);
 
 const loggerMethods = ['trace', 'debug', 'info', 'warn', 'error', 'child'];
@@ -157,6 +174,31 @@ function checkLogger(value: unknown): void {
   if (missing.length > 0) {
     throw new TypeError(
       `Breaker option "logger" must be a pino-compatible logger; it lacks ${missing.join(', ')}`,
+    );
+  }
+}
+
+const meterMethods = ['createCounter', 'createObservableGauge'];
+
+function checkTelemetry(value: unknown): void {
+  if (value === false) return;
+  if (typeof value !== 'object' || value === null) {
+    throw new TypeError(
+      `Breaker option "telemetry" must be false or an object like { meter }, got ${shown(value)}`,
+    );
+  }
+  const meter = (value as { meter?: unknown }).meter;
+  if (meter === undefined) return;
+  const missing =
+    typeof meter === 'object' && meter !== null
+      ? meterMethods.filter(
+          (method) =>
+            typeof (meter as Record<string, unknown>)[method] !== 'function',
+        )
+      : meterMethods;
+  if (missing.length > 0) {
+    throw new TypeError(
+      `Breaker option "telemetry.meter" must be an OpenTelemetry Meter; it lacks ${missing.join(', ')}`,
     );
   }
 }
@@ -243,6 +285,7 @@ export function validateBreakerOptions(options: BreakerOptions): void {
     );
   }
   if (given.has('logger')) checkLogger(given.get('logger'));
+  if (given.has('telemetry')) checkTelemetry(given.get('telemetry'));
   checkCombination(options);
 }
 
@@ -283,5 +326,13 @@ export function resolveBreakerOptions(
     failureCodes,
     enabled: options.enabled ?? breakerDefaults.enabled,
     logger: options.logger ?? silentLogger,
+    meter:
+      options.telemetry === false
+        ? undefined
+        : (options.telemetry?.meter ??
+          metrics.getMeter(
+            instrumentationScope.name,
+            instrumentationScope.version,
+          )),
   };
 }

@@ -7,7 +7,12 @@ export {
   defaultFailureCodes,
   validateBreakerOptions,
 } from './breaker-options.ts';
-export type { BreakerOptions } from './breaker-options.ts';
+export type {
+  BreakerOptions,
+  BreakerTelemetryOptions,
+} from './breaker-options.ts';
+export { breakerMetricNames } from './breaker-metrics.ts';
+export type { BreakerCallOutcome } from './breaker-metrics.ts';
 export { BreakerRegistry } from './breaker-registry.ts';
 export { BreakerState } from './breaker-state.ts';
 export { countsAsFailure } from './counts-as-failure.ts';

@@ -6,6 +6,7 @@ import {
   resolveBreakerOptions,
   type ResolvedBreakerOptions,
 } from './breaker-options.ts';
+import { type BreakerCallOutcome, BreakerMetrics } from './breaker-metrics.ts';
 import { breakerResponses } from './breaker-responses.ts';
 import { type BreakerState } from './breaker-state.ts';
 import { bucketTicker, type TickerLease } from './bucket-ticker.ts';
@@ -103,6 +104,8 @@ class OpossumToolBreaker implements ToolBreaker {
   readonly #lease: TickerLease | undefined;
   readonly #circuit: Circuit | undefined;
   readonly #listeners = new Set<(change: StateChange) => void>();
+  readonly #metrics: BreakerMetrics | undefined;
+  #telemetryFailed = false;
   #published: BreakerState;
   #openedAt = 0;
   #forcedAt = 0;
@@ -122,6 +125,32 @@ class OpossumToolBreaker implements ToolBreaker {
       this.#circuit = this.#createCircuit(this.#lease);
     }
     this.#published = this.state;
+    const meter = options.meter;
+    this.#metrics =
+      meter === undefined
+        ? undefined
+        : BreakerMetrics.create({
+            meter,
+            tool: name,
+            state: () => this.state,
+            onError: (error) => {
+              this.#telemetryError(error);
+            },
+          });
+  }
+
+  #telemetryError(error: unknown): void {
+    // Once per breaker: a broken meter would otherwise write a line per call.
+    if (this.#telemetryFailed) return;
+    this.#telemetryFailed = true;
+    this.#logger.warn(
+      { error: describeThrown(error) },
+      'telemetry failed; calls are unaffected',
+    );
+  }
+
+  #count(outcome: BreakerCallOutcome): void {
+    this.#metrics?.call(outcome);
   }
 
   #createCircuit(lease: TickerLease): Circuit {
@@ -190,12 +219,16 @@ class OpossumToolBreaker implements ToolBreaker {
         `execute() needs a function that runs the tool, got ${typeof run}`,
       );
     }
-    if (this.#isShutdown) return breakerResponses.shutDown(this.name);
+    if (this.#isShutdown) {
+      this.#count('rejected');
+      return breakerResponses.shutDown(this.name);
+    }
     if (options.signal?.aborted === true) {
       return breakerResponses.cancelled(this.name, false);
     }
     if (this.#forced > 0) {
       this.#logger.debug({ state: 'open', forced: true }, 'call refused');
+      this.#count('rejected');
       return breakerResponses.forcedOpen(this.name);
     }
     const call = new PendingCall({
@@ -205,8 +238,12 @@ class OpossumToolBreaker implements ToolBreaker {
     });
     try {
       const circuit = this.#circuit;
+      // A pass-through breaker records nothing, in its window or in its metrics.
       if (circuit === undefined) return await call.start();
-      return await circuit.fire(call);
+      const response = await circuit.fire(call);
+      // Counted errors never resolve here: they reject as a CountedFailure.
+      this.#count(response.status === 'error' ? 'ignored' : 'success');
+      return response;
     } catch (error: unknown) {
       return this.#unwrap(error, call);
     } finally {
@@ -215,17 +252,23 @@ class OpossumToolBreaker implements ToolBreaker {
   }
 
   #unwrap(error: unknown, call: PendingCall): ToolResponse {
-    if (error instanceof CountedFailure) return error.response;
+    if (error instanceof CountedFailure) {
+      this.#count('failure');
+      return error.response;
+    }
     const code = opossumCode(error);
     switch (code) {
       case 'EOPENBREAKER':
+        this.#count('rejected');
         return this.#refused();
       case 'ETIMEDOUT': {
+        this.#count('failure');
         const backstopMs = this.#options.timeoutMs + this.#options.graceMs;
         call.abortForTimeout(backstopMs);
         return breakerResponses.backstopTimeout(this.name, backstopMs);
       }
       case 'ESHUTDOWN':
+        this.#count('rejected');
         return breakerResponses.shutDown(this.name);
       default:
         this.#logger.error(
@@ -318,6 +361,7 @@ class OpossumToolBreaker implements ToolBreaker {
     this.#circuit?.shutdown();
     this.#lease?.release();
     this.#publish();
+    this.#metrics?.close();
     this.#listeners.clear();
   }
 
@@ -336,6 +380,7 @@ class OpossumToolBreaker implements ToolBreaker {
       ...(reason === undefined ? {} : { reason }),
     };
     this.#log(change);
+    this.#metrics?.transition(from, to);
     for (const listener of [...this.#listeners]) {
       try {
         listener(change);

@@ -20,5 +20,6 @@ export type {
   ToolEndEvent,
   ToolStartEvent,
 } from './registry-events.ts';
+export type { ToolTelemetryOptions } from './tool-telemetry.ts';
 export { SecretRedactor } from './redact.ts';
 export type { RedactOptions } from './redact.ts';

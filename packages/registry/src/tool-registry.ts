@@ -3,6 +3,7 @@ import {
   BreakerRegistry,
   type BreakerOptions,
   type BreakerSnapshot,
+  type BreakerState,
   type ToolBreaker,
 } from '@candor/breaker';
 import {
@@ -20,6 +21,7 @@ import {
   toOpenAITool,
   type ToolRunContext,
 } from '@candor/tools';
+import { type Span } from '@opentelemetry/api';
 import { z } from 'zod';
 import { normaliseLegacy, normaliseStructured } from './normalise-response.ts';
 import { parseArguments } from './parse-arguments.ts';
@@ -30,6 +32,7 @@ import {
   type RegistryEvents,
 } from './registry-events.ts';
 import { runWithTimeout } from './run-with-timeout.ts';
+import { ToolTelemetry, type ToolTelemetryOptions } from './tool-telemetry.ts';
 
 /** What an approval gate is asked. `params` are censored. */
 export interface ApprovalRequest {
@@ -58,6 +61,13 @@ export interface ToolRegistryOptions {
   readonly redact?: RedactOptions;
   /** Longer result texts are cut to head and tail, and the response becomes PARTIAL. 200 000. */
   readonly maxResultChars?: number;
+  /**
+   * OpenTelemetry: one `execute_tool {tool}` span and one `gen_ai.execute_tool.duration`
+   * measurement per call, and the breakers' metrics. `{ tracer?, meter? }` injects where they go
+   * (default: the global API, a no-op until the application registers an SDK); `false` records
+   * nothing at all.
+   */
+  readonly telemetry?: ToolTelemetryOptions | false;
 }
 
 /** Options of {@link ToolRegistry.register}. */
@@ -115,6 +125,16 @@ interface Entry {
 interface StageResult {
   readonly stage: CallStage;
   readonly response: ToolResponse;
+  /** The state of the tool's breaker when the call reached it; for telemetry. */
+  readonly breakerState?: BreakerState;
+}
+
+interface CallRequest {
+  readonly toolName: string;
+  readonly callId: string;
+  readonly args: unknown;
+  readonly params: unknown;
+  readonly options: CallOptions;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -156,6 +176,8 @@ export class ToolRegistry {
   readonly #approve: ToolRegistryOptions['approve'];
   readonly #redactor: SecretRedactor;
   readonly #events: RegistryEmitter;
+  readonly #telemetry: ToolTelemetry | undefined;
+  #telemetryFailed = false;
   #shutDown = false;
 
   constructor(options: ToolRegistryOptions = {}) {
@@ -174,11 +196,24 @@ export class ToolRegistry {
     );
     this.#approve = options.approve;
     this.#redactor = new SecretRedactor(options.redact);
+    const telemetry = checkTelemetry(options.telemetry);
+    this.#telemetry =
+      telemetry === false
+        ? undefined
+        : ToolTelemetry.create(telemetry, (error) => {
+            this.#telemetryError(error);
+          });
     this.#breakers =
       options.breaker === false
         ? undefined
         : new BreakerRegistry({
             logger: options.logger ?? silentLogger,
+            telemetry:
+              telemetry === false
+                ? false
+                : telemetry.meter === undefined
+                  ? {}
+                  : { meter: telemetry.meter },
             ...options.breaker,
           });
     this.#events = new RegistryEmitter((error, event) => {
@@ -187,6 +222,16 @@ export class ToolRegistry {
         'registry event listener threw',
       );
     });
+  }
+
+  #telemetryError(error: unknown): void {
+    // Once per registry: a broken tracer would otherwise write a line per call.
+    if (this.#telemetryFailed) return;
+    this.#telemetryFailed = true;
+    this.#logger.warn(
+      { error: describe(error) },
+      'telemetry failed; calls are unaffected',
+    );
   }
 
   /** Registers a `defineTool` tool, or wraps a plain function (sync or async). */
@@ -210,6 +255,7 @@ export class ToolRegistry {
       });
     }
     this.#tools.set(entry.tool.name, entry);
+    this.#telemetry?.describe(entry.tool);
     return this;
   }
 
@@ -236,6 +282,7 @@ export class ToolRegistry {
         ? options.callId
         : `call_${randomUUID()}`;
     const toolName = typeof name === 'string' ? name : describeName(name);
+    const span = this.#telemetry?.start(toolName, callId);
     let params: unknown;
     let secrets: string[] = [];
     let result: StageResult;
@@ -246,13 +293,10 @@ export class ToolRegistry {
       params = this.#redactor.redact(decoded);
       secrets = this.#redactor.secretValues(decoded);
       this.#events.emit('tool:start', { toolName, callId, params });
-      result = await this.#pipeline({
-        toolName,
-        callId,
-        args,
-        params,
-        options,
-      });
+      const request: CallRequest = { toolName, callId, args, params, options };
+      result = await (this.#telemetry === undefined || span === undefined
+        ? this.#pipeline(request)
+        : this.#telemetry.activate(span, () => this.#pipeline(request)));
     } catch (error: unknown) {
       // Only a bug of ours lands here; the caller still gets a valid response.
       result = {
@@ -263,16 +307,18 @@ export class ToolRegistry {
         ),
       };
     }
-    return this.#finish({ toolName, callId, params, secrets, started, result });
+    return this.#finish({
+      toolName,
+      callId,
+      params,
+      secrets,
+      started,
+      result,
+      span,
+    });
   }
 
-  async #pipeline(call: {
-    toolName: string;
-    callId: string;
-    args: unknown;
-    params: unknown;
-    options: CallOptions;
-  }): Promise<StageResult> {
+  async #pipeline(call: CallRequest): Promise<StageResult> {
     const { toolName, callId, options } = call;
     if (this.#shutDown) {
       return {
@@ -331,13 +377,14 @@ export class ToolRegistry {
       const signal = options.signal ?? new AbortController().signal;
       return { stage: 'run', response: await run(signal) };
     }
+    const breakerState = breaker.state;
     const response = await breaker.execute(
       run,
       options.signal === undefined ? {} : { signal: options.signal },
     );
     const rejected =
       response.status === 'error' && response.errorInfo.code === 'CIRCUIT_OPEN';
-    return { stage: rejected ? 'breaker' : 'run', response };
+    return { stage: rejected ? 'breaker' : 'run', response, breakerState };
   }
 
   async #askApproval(
@@ -414,6 +461,7 @@ export class ToolRegistry {
     secrets: readonly string[];
     started: number;
     result: StageResult;
+    span: Span | undefined;
   }): ToolResponse {
     const { toolName, callId, params, secrets, started, result } = done;
     const durationMs = performance.now() - started;
@@ -426,6 +474,7 @@ export class ToolRegistry {
     const outcome = outcomeOf(finished);
     const code =
       finished.status === 'error' ? finished.errorInfo.code : undefined;
+    this.#telemetry?.end(done.span, done, finished);
     const fields = {
       tool: toolName,
       callId,
@@ -517,6 +566,52 @@ export class ToolRegistry {
     this.#breakers?.shutdownAll();
     this.#events.clear();
   }
+}
+
+const tracerMethods = ['startSpan'];
+const meterMethods = [
+  'createHistogram',
+  'createCounter',
+  'createObservableGauge',
+];
+
+function missingMethods(value: unknown, methods: readonly string[]): string[] {
+  return typeof value === 'object' && value !== null
+    ? methods.filter(
+        (method) =>
+          typeof (value as Record<string, unknown>)[method] !== 'function',
+      )
+    : [...methods];
+}
+
+function checkTelemetry(
+  value: ToolTelemetryOptions | false | undefined,
+): ToolTelemetryOptions | false {
+  // Typed callers are not the only callers: JavaScript and config files reach here too.
+  const given: unknown = value;
+  if (given === undefined) return {};
+  if (given === false) return false;
+  if (typeof given !== 'object' || given === null) {
+    throw new TypeError(
+      `ToolRegistry: telemetry must be false or an object like { tracer, meter }, got ${given === null ? 'null' : typeof given}`,
+    );
+  }
+  const { tracer, meter } = given as { tracer?: unknown; meter?: unknown };
+  const tracerMissing =
+    tracer === undefined ? [] : missingMethods(tracer, tracerMethods);
+  if (tracerMissing.length > 0) {
+    throw new TypeError(
+      `ToolRegistry: telemetry.tracer must be an OpenTelemetry Tracer; it lacks ${tracerMissing.join(', ')}`,
+    );
+  }
+  const meterMissing =
+    meter === undefined ? [] : missingMethods(meter, meterMethods);
+  if (meterMissing.length > 0) {
+    throw new TypeError(
+      `ToolRegistry: telemetry.meter must be an OpenTelemetry Meter; it lacks ${meterMissing.join(', ')}`,
+    );
+  }
+  return given;
 }
 
 function wrapFunction(

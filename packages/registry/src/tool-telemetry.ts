@@ -1,0 +1,249 @@
+import { type BreakerState } from '@candor/breaker';
+import { type ToolErrorCode } from '@candor/errors';
+import { outcomeOf, type ToolResponse } from '@candor/tools';
+import {
+  type Attributes,
+  context,
+  type Histogram,
+  type Meter,
+  metrics,
+  type Span,
+  type SpanOptions,
+  SpanKind,
+  type SpanStatus,
+  SpanStatusCode,
+  trace,
+  type Tracer,
+} from '@opentelemetry/api';
+import {
+  EXECUTE_TOOL,
+  EXECUTE_TOOL_DURATION,
+  FUNCTION_TOOL,
+  genAiAttributes as attr,
+} from './gen-ai-attributes.ts';
+import { instrumentationScope } from './instrumentation-scope.ts';
+import { type CallStage } from './registry-events.ts';
+
+/** Where a registry's spans and metrics go. */
+export interface ToolTelemetryOptions {
+  /**
+   * The tracer of the `execute_tool` spans. Default: the global tracer `@candor/registry` (a
+   * no-op unless the application registers a TracerProvider).
+   */
+  readonly tracer?: Tracer;
+  /**
+   * The meter of the duration histogram, also handed to the registry's breakers. Default: the
+   * global meter `@candor/registry`, taken when the registry is constructed.
+   */
+  readonly meter?: Meter;
+}
+
+/** How a call ended, as the telemetry needs it. */
+export interface TracedCallEnd {
+  readonly toolName: string;
+  readonly result: {
+    readonly stage: CallStage;
+    /** The state of the tool's breaker when the call reached it, if it did. */
+    readonly breakerState?: BreakerState | undefined;
+  };
+}
+
+// The boundaries the GenAI conventions advise for their duration histograms: 10 ms to 82 s.
+const DURATION_BOUNDARIES = [
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48,
+  40.96, 81.92,
+];
+
+/** A name that was not registered, in metrics: models must not be able to grow cardinality. */
+const OTHER_TOOL = '_OTHER';
+
+const ERROR_STATUS: SpanStatus = Object.freeze({ code: SpanStatusCode.ERROR });
+
+/** The attribute sets of one tool, built once so a call allocates none. */
+class ToolConstants {
+  readonly spanName: string;
+  readonly spanOptions: SpanOptions;
+  readonly #metricName: string;
+  readonly #metric: Attributes;
+  readonly #errorMetrics = new Map<ToolErrorCode, Attributes>();
+
+  constructor(tool: { name: string; description?: string | undefined }) {
+    const { name, description } = tool;
+    this.spanName = `${EXECUTE_TOOL} ${name}`;
+    this.spanOptions = {
+      kind: SpanKind.INTERNAL,
+      // gen_ai.operation.name is sampling-relevant, so it is set when the span starts.
+      attributes: {
+        [attr.OPERATION_NAME]: EXECUTE_TOOL,
+        [attr.TOOL_NAME]: name,
+        [attr.TOOL_TYPE]: FUNCTION_TOOL,
+        ...(description === undefined || description === ''
+          ? {}
+          : { [attr.TOOL_DESCRIPTION]: description }),
+      },
+    };
+    this.#metricName = name;
+    this.#metric = metricAttributes(name);
+  }
+
+  /** The histogram's attributes: `error.type` only on errors (one set per code, built lazily). */
+  metricAttributes(code: ToolErrorCode | undefined): Attributes {
+    if (code === undefined) return this.#metric;
+    let attributes = this.#errorMetrics.get(code);
+    if (attributes === undefined) {
+      attributes = {
+        ...metricAttributes(this.#metricName),
+        [attr.ERROR_TYPE]: code,
+      };
+      this.#errorMetrics.set(code, attributes);
+    }
+    return attributes;
+  }
+}
+
+function metricAttributes(name: string): Attributes {
+  return {
+    [attr.OPERATION_NAME]: EXECUTE_TOOL,
+    [attr.TOOL_NAME]: name,
+    [attr.TOOL_TYPE]: FUNCTION_TOOL,
+  };
+}
+
+/**
+ * The registry's OpenTelemetry side: one `execute_tool {tool}` span and one
+ * `gen_ai.execute_tool.duration` measurement per call. Every call into OpenTelemetry is guarded:
+ * a broken tracer or meter is reported through `onError` and never changes a call's response.
+ */
+export class ToolTelemetry {
+  readonly #tracer: Tracer;
+  readonly #duration: Histogram;
+  readonly #onError: (error: unknown) => void;
+  readonly #tools = new Map<string, ToolConstants>();
+  readonly #unknown = new ToolConstants({ name: OTHER_TOOL });
+
+  private constructor(
+    options: { tracer: Tracer; meter: Meter },
+    onError: (error: unknown) => void,
+  ) {
+    this.#tracer = options.tracer;
+    this.#onError = onError;
+    this.#duration = options.meter.createHistogram(EXECUTE_TOOL_DURATION, {
+      description: 'Duration of tool executions.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: DURATION_BOUNDARIES },
+    });
+  }
+
+  /** The telemetry, or `undefined` (after `onError`) when the meter cannot make a histogram. */
+  static create(
+    options: ToolTelemetryOptions,
+    onError: (error: unknown) => void,
+  ): ToolTelemetry | undefined {
+    try {
+      const { name, version } = instrumentationScope;
+      return new ToolTelemetry(
+        {
+          tracer: options.tracer ?? trace.getTracer(name, version),
+          meter: options.meter ?? metrics.getMeter(name, version),
+        },
+        onError,
+      );
+    } catch (error: unknown) {
+      onError(error);
+      return undefined;
+    }
+  }
+
+  /** Builds the constant attributes of a registered tool; a replaced tool's are rebuilt. */
+  describe(tool: { name: string; description?: string | undefined }): void {
+    this.#tools.set(tool.name, new ToolConstants(tool));
+  }
+
+  /** Starts the span of one call, as a child of the active context; `undefined` if that throws. */
+  start(toolName: string, callId: string): Span | undefined {
+    try {
+      const known = this.#tools.get(toolName);
+      const span =
+        known === undefined
+          ? this.#tracer.startSpan(`${EXECUTE_TOOL} ${truncate(toolName)}`, {
+              kind: SpanKind.INTERNAL,
+              attributes: {
+                [attr.OPERATION_NAME]: EXECUTE_TOOL,
+                [attr.TOOL_NAME]: truncate(toolName),
+                [attr.TOOL_TYPE]: FUNCTION_TOOL,
+              },
+            })
+          : this.#tracer.startSpan(known.spanName, known.spanOptions);
+      span.setAttribute(attr.TOOL_CALL_ID, callId);
+      return span;
+    } catch (error: unknown) {
+      this.#onError(error);
+      return undefined;
+    }
+  }
+
+  /**
+   * Runs `run` with `span` active, so spans the tool starts (an HTTP client's, say) are its
+   * children. Falls back to running it plainly if the context API throws.
+   */
+  activate<T>(span: Span, run: () => T): T {
+    let active;
+    try {
+      active = trace.setSpan(context.active(), span);
+    } catch (error: unknown) {
+      this.#onError(error);
+      return run();
+    }
+    return context.with(active, run);
+  }
+
+  /**
+   * Records the call's duration and ends its span. Every error response is an error here,
+   * whether or not the breaker counts it: status ERROR and `error.type` = the code.
+   */
+  end(
+    span: Span | undefined,
+    call: TracedCallEnd,
+    response: ToolResponse,
+  ): void {
+    const code =
+      response.status === 'error' ? response.errorInfo.code : undefined;
+    try {
+      const constants = this.#tools.get(call.toolName) ?? this.#unknown;
+      this.#duration.record(
+        response.stats.timeMs / 1000,
+        constants.metricAttributes(code),
+      );
+    } catch (error: unknown) {
+      this.#onError(error);
+    }
+    if (span === undefined) return;
+    try {
+      span.setAttribute(attr.CANDOR_OUTCOME, outcomeOf(response));
+      span.setAttribute(attr.CANDOR_STAGE, call.result.stage);
+      const breakerState = call.result.breakerState;
+      if (breakerState !== undefined) {
+        span.setAttribute(attr.BREAKER_STATE, breakerState);
+      }
+      if (call.result.stage === 'breaker') {
+        span.setAttribute(attr.BREAKER_REJECTED, true);
+      }
+      if (code !== undefined) {
+        span.setAttribute(attr.ERROR_TYPE, code);
+        // No description: the message is model-facing text that may carry user data.
+        span.setStatus(ERROR_STATUS);
+      }
+    } catch (error: unknown) {
+      this.#onError(error);
+    }
+    try {
+      span.end();
+    } catch (error: unknown) {
+      this.#onError(error);
+    }
+  }
+}
+
+function truncate(name: string): string {
+  return name.length <= 80 ? name : `${name.slice(0, 80)}…`;
+}
