@@ -17,7 +17,7 @@ import {
  * const breakers = new BreakerRegistry({ resetTimeoutMs: 10_000 });
  * const response = await breakers
  *   .get('web_fetch', { timeoutMs: 5_000 })
- *   .execute((signal) => webFetch(args, signal));
+ *   .execute(({ signal }) => webFetch(args, signal));
  * // on exit
  * breakers.shutdownAll();
  * ```

@@ -1,11 +1,11 @@
 import { isToolErrorCode } from '@candor/errors';
-import { type ToolResponse } from '@candor/tools';
+import { CallAbort, type ToolResponse } from '@candor/tools';
 import { breakerResponses } from './breaker-responses.ts';
 
 /** What one {@link PendingCall} needs. */
 export interface PendingCallOptions {
   readonly tool: string;
-  readonly run: (signal: AbortSignal) => Promise<ToolResponse>;
+  readonly run: (abort: CallAbort) => Promise<ToolResponse>;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -27,37 +27,34 @@ function isToolResponseShape(value: unknown): value is ToolResponse {
 }
 
 /**
- * One call through a breaker, with its own AbortController linked to the caller's signal. The
- * controller is per call because opossum's own is breaker-wide: one timeout would abort every
- * call in flight (opossum #780, #861).
+ * One call through a breaker, with its own cancellation linked to the caller's signal. It is per
+ * call because opossum's own controller is breaker-wide: one timeout would abort every call in
+ * flight (opossum #780, #861). It is a `CallAbort`, so no AbortSignal is made unless the tool
+ * reads one: on Node 20 that is the costliest part of a trivial call.
  */
 export class PendingCall {
   readonly #tool: string;
-  readonly #run: (signal: AbortSignal) => Promise<ToolResponse>;
+  readonly #run: (abort: CallAbort) => Promise<ToolResponse>;
   readonly #callerSignal: AbortSignal | undefined;
-  readonly #controller = new AbortController();
-  readonly #onCallerAbort = (): void => {
-    this.#controller.abort(this.#callerSignal?.reason);
-  };
+  readonly #abort = new CallAbort();
+  readonly #unfollow: () => void;
 
   constructor(options: PendingCallOptions) {
     this.#tool = options.tool;
     this.#run = options.run;
     this.#callerSignal = options.signal;
-    this.#callerSignal?.addEventListener('abort', this.#onCallerAbort, {
-      once: true,
-    });
+    this.#unfollow = this.#abort.follow(options.signal);
   }
 
-  /** The signal `run` receives. */
-  get signal(): AbortSignal {
-    return this.#controller.signal;
+  /** The cancellation `run` receives; `signal` on it is a real AbortSignal, made on first read. */
+  get abort(): CallAbort {
+    return this.#abort;
   }
 
   /** Runs the tool once. Never rejects: a throw becomes a response here, at the one boundary. */
   async start(): Promise<ToolResponse> {
     try {
-      const response: unknown = await this.#run(this.#controller.signal);
+      const response: unknown = await this.#run(this.#abort);
       return isToolResponseShape(response)
         ? response
         : breakerResponses.notAResponse(this.#tool);
@@ -70,10 +67,9 @@ export class PendingCall {
     }
   }
 
-  /** Aborts this call's signal, and only this call's, with a `TimeoutError`. */
+  /** Aborts this call, and only this call, with a `TimeoutError`. */
   abortForTimeout(backstopMs: number): void {
-    if (this.#controller.signal.aborted) return;
-    this.#controller.abort(
+    this.#abort.abort(
       new DOMException(
         `Tool "${this.#tool}" did not finish within ${backstopMs} ms`,
         'TimeoutError',
@@ -83,6 +79,6 @@ export class PendingCall {
 
   /** Unlinks from the caller's signal, so a long-lived caller signal does not keep calls alive. */
   dispose(): void {
-    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+    this.#unfollow();
   }
 }

@@ -384,7 +384,7 @@ describe('half-open', () => {
     const breaker = make(fast);
     await halfOpen(breaker);
     let seen: AbortSignal | undefined;
-    const hanging = breaker.execute((signal) => {
+    const hanging = breaker.execute(({ signal }) => {
       seen = signal;
       return new Promise<ToolResponse>(() => undefined);
     });
@@ -436,12 +436,12 @@ describe('timeouts and concurrency', () => {
     const late = deferred<ToolResponse>();
     const other = deferred<ToolResponse>();
     const signals: AbortSignal[] = [];
-    const slow = breaker.execute((signal) => {
+    const slow = breaker.execute(({ signal }) => {
       signals.push(signal);
       return late.promise;
     });
     await vi.advanceTimersByTimeAsync(500);
-    const running = breaker.execute((signal) => {
+    const running = breaker.execute(({ signal }) => {
       signals.push(signal);
       return other.promise;
     });
@@ -508,7 +508,7 @@ describe('timeouts and concurrency', () => {
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
     let seen: AbortSignal | undefined;
     const pending = breaker.execute(
-      (signal) =>
+      ({ signal }) =>
         new Promise<ToolResponse>((resolve) => {
           seen = signal;
           signal.addEventListener('abort', () => {
@@ -537,7 +537,7 @@ describe('timeouts and concurrency', () => {
     const breaker = make({ minimumCalls: 1 });
     const caller = new AbortController();
     const pending = breaker.execute(
-      (signal) =>
+      ({ signal }) =>
         new Promise<ToolResponse>((_resolve, reject) => {
           signal.addEventListener('abort', () => {
             reject(new Error('aborted'));

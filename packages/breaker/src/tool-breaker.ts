@@ -1,5 +1,5 @@
 import { describeThrown, type ToolErrorCode } from '@candor/errors';
-import { type Logger, type ToolResponse } from '@candor/tools';
+import { type CallAbort, type Logger, type ToolResponse } from '@candor/tools';
 import CircuitBreaker from 'opossum';
 import {
   type BreakerOptions,
@@ -69,7 +69,7 @@ export interface ToolBreaker {
    * come back as the SAME object.
    */
   execute(
-    run: (signal: AbortSignal) => Promise<ToolResponse>,
+    run: (abort: CallAbort) => Promise<ToolResponse>,
     options?: ExecuteOptions,
   ): Promise<ToolResponse>;
   /** The state and the rolling window, computed now. */
@@ -210,7 +210,7 @@ class OpossumToolBreaker implements ToolBreaker {
   }
 
   async execute(
-    run: (signal: AbortSignal) => Promise<ToolResponse>,
+    run: (abort: CallAbort) => Promise<ToolResponse>,
     options: ExecuteOptions = {},
   ): Promise<ToolResponse> {
     if (typeof run !== 'function') {
@@ -436,7 +436,7 @@ class OpossumToolBreaker implements ToolBreaker {
  * @example
  * ```ts
  * const breaker = createToolBreaker('web_fetch', { timeoutMs: 10_000 });
- * const response = await breaker.execute((signal) => fetchTool(args, signal));
+ * const response = await breaker.execute(({ signal }) => fetchTool(args, signal));
  * ```
  */
 export function createToolBreaker(

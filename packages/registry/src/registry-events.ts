@@ -65,6 +65,11 @@ export class RegistryEmitter {
     };
   }
 
+  /** Whether anyone listens, so a call builds an event only when it will be read. */
+  has(event: keyof RegistryEvents): boolean {
+    return this.#listeners[event].size > 0;
+  }
+
   emit<K extends keyof RegistryEvents>(
     event: K,
     payload: RegistryEvents[K],

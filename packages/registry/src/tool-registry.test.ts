@@ -515,3 +515,61 @@ describe('8. events and logging', () => {
     write.mockRestore();
   });
 });
+
+describe('signals are made only when a tool reads one', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('hands a tool that reads its signal late an already aborted one', async () => {
+    vi.useFakeTimers();
+    let context: { readonly signal: AbortSignal } | undefined;
+    const { registry } = setup({ timeoutMs: 100 });
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'late_reader',
+        run: (_input, runContext) => {
+          context = runContext;
+          return new Promise<ToolResponse>(() => undefined);
+        },
+      }),
+    );
+    const pending = registry.call('late_reader', { message: 'x' });
+    await vi.advanceTimersByTimeAsync(100);
+    expect((await pending).status === 'error').toBe(true);
+    expect(context?.signal.aborted).toBe(true);
+    expect((context?.signal.reason as DOMException).name).toBe('TimeoutError');
+  });
+
+  it('gives a tool the caller’s reason when the caller aborts', async () => {
+    const controller = new AbortController();
+    let seen: AbortSignal | undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const { registry } = setup();
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'reader',
+        run: (_input, { signal }) => {
+          seen = signal;
+          started();
+          return new Promise<ToolResponse>(() => undefined);
+        },
+      }),
+    );
+    const pending = registry.call(
+      'reader',
+      { message: 'x' },
+      { signal: controller.signal },
+    );
+    await running;
+    controller.abort('user pressed stop');
+    await pending;
+    expect(seen?.aborted).toBe(true);
+    expect(seen?.reason).toBe('user pressed stop');
+  });
+});

@@ -8,6 +8,7 @@ import {
 } from '@candor/breaker';
 import {
   type AnyToolDefinition,
+  CallAbort,
   defineTool,
   isToolDefinition,
   type Logger,
@@ -292,7 +293,9 @@ export class ToolRegistry {
         typeof args === 'string' ? (safeJson(args) ?? args) : args;
       params = this.#redactor.redact(decoded);
       secrets = this.#redactor.secretValues(decoded);
-      this.#events.emit('tool:start', { toolName, callId, params });
+      if (this.#events.has('tool:start')) {
+        this.#events.emit('tool:start', { toolName, callId, params });
+      }
       const request: CallRequest = { toolName, callId, args, params, options };
       result = await (this.#telemetry === undefined || span === undefined
         ? this.#pipeline(request)
@@ -358,14 +361,17 @@ export class ToolRegistry {
       options.timeoutMs,
       entry.tool.timeoutMs ?? this.#timeoutMs,
     );
-    const run = (signal: AbortSignal): Promise<ToolResponse> =>
+    const run = (abort: CallAbort): Promise<ToolResponse> =>
       runWithTimeout({
         toolName,
         timeoutMs,
-        signal,
-        run: async (toolSignal) => {
+        abort,
+        run: async (callAbort) => {
           const value = await entry.tool.run(parsed.value, {
-            signal: toolSignal,
+            // A getter: the AbortSignal is only made if the tool reads it.
+            get signal() {
+              return callAbort.signal;
+            },
             callId,
             toolName,
           });
@@ -374,8 +380,13 @@ export class ToolRegistry {
       });
     const breaker = this.#breakerFor(entry);
     if (breaker === undefined) {
-      const signal = options.signal ?? new AbortController().signal;
-      return { stage: 'run', response: await run(signal) };
+      const abort = new CallAbort();
+      const unfollow = abort.follow(options.signal);
+      try {
+        return { stage: 'run', response: await run(abort) };
+      } finally {
+        unfollow();
+      }
     }
     const breakerState = breaker.state;
     const response = await breaker.execute(
@@ -475,28 +486,33 @@ export class ToolRegistry {
     const code =
       finished.status === 'error' ? finished.errorInfo.code : undefined;
     this.#telemetry?.end(done.span, done, finished);
-    const fields = {
-      tool: toolName,
-      callId,
-      outcome,
-      ...(code === undefined ? {} : { code }),
-      durationMs,
-      resultLength: finished.text.length,
-      stage: result.stage,
-      params,
-    };
-    if (outcome === 'error') this.#logger.warn(fields, 'tool call failed');
-    else this.#logger.info(fields, 'tool call finished');
-    this.#events.emit('tool:end', {
-      toolName,
-      callId,
-      outcome,
-      ...(code === undefined ? {} : { code }),
-      durationMs,
-      resultLength: finished.text.length,
-      stage: result.stage,
-      response: finished,
-    });
+    // The default logger is silent, and most registries have no listener: build nothing for them.
+    if (this.#logger !== silentLogger) {
+      const fields = {
+        tool: toolName,
+        callId,
+        outcome,
+        ...(code === undefined ? {} : { code }),
+        durationMs,
+        resultLength: finished.text.length,
+        stage: result.stage,
+        params,
+      };
+      if (outcome === 'error') this.#logger.warn(fields, 'tool call failed');
+      else this.#logger.info(fields, 'tool call finished');
+    }
+    if (this.#events.has('tool:end')) {
+      this.#events.emit('tool:end', {
+        toolName,
+        callId,
+        outcome,
+        ...(code === undefined ? {} : { code }),
+        durationMs,
+        resultLength: finished.text.length,
+        stage: result.stage,
+        response: finished,
+      });
+    }
     return finished;
   }
 
