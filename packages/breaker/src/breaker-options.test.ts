@@ -193,6 +193,8 @@ describe('resolveBreakerOptions', () => {
       'TIMEOUT',
     ]);
     expect(resolved.failureCodes).not.toBe(defaultFailureCodes);
+    // Every default breaker shares one set instead of a copy each.
+    expect(resolveBreakerOptions({}).failureCodes).toBe(resolved.failureCodes);
   });
 
   it('drops CIRCUIT_OPEN from a custom failureCodes list', () => {

@@ -71,6 +71,12 @@ export const defaultFailureCodes: ReadonlySet<ToolErrorCode> = new Set(
   allToolErrorCodes.filter((code) => codeMetadata[code].countsForBreaker),
 );
 
+// The one set every default breaker shares. Private, so a caller mutating the exported copy
+// through a cast cannot change what other breakers count.
+const sharedDefaultCodes: ReadonlySet<ToolErrorCode> = new Set(
+  defaultFailureCodes,
+);
+
 /**
  * The defaults, sized for agent tools that see a few calls a minute (research §7.3).
  *
@@ -311,10 +317,15 @@ export function resolveBreakerOptions(
   options: BreakerOptions,
 ): ResolvedBreakerOptions {
   validateBreakerOptions(options);
-  const failureCodes = new Set(options.failureCodes ?? defaultFailureCodes);
-  // A rejection by a breaker says nothing about the tool's health; counting it would let breakers
-  // keep each other open.
-  failureCodes.delete('CIRCUIT_OPEN');
+  // The default set is shared (it never holds CIRCUIT_OPEN): thousands of breakers need one copy.
+  let failureCodes = sharedDefaultCodes;
+  if (options.failureCodes !== undefined) {
+    const own = new Set(options.failureCodes);
+    // A rejection by a breaker says nothing about the tool's health; counting it would let
+    // breakers keep each other open.
+    own.delete('CIRCUIT_OPEN');
+    failureCodes = own;
+  }
   return {
     timeoutMs: options.timeoutMs ?? breakerDefaults.timeoutMs,
     graceMs: options.graceMs ?? breakerDefaults.graceMs,

@@ -103,7 +103,8 @@ class OpossumToolBreaker implements ToolBreaker {
   readonly #logger: Logger;
   readonly #lease: TickerLease | undefined;
   readonly #circuit: Circuit | undefined;
-  readonly #listeners = new Set<(change: StateChange) => void>();
+  // Made on first subscription: most breakers never get a listener.
+  #listeners: Set<(change: StateChange) => void> | undefined;
   readonly #metrics: BreakerMetrics | undefined;
   #telemetryFailed = false;
   #published: BreakerState;
@@ -332,9 +333,9 @@ class OpossumToolBreaker implements ToolBreaker {
     const entry = (change: StateChange): void => {
       listener(change);
     };
-    this.#listeners.add(entry);
+    (this.#listeners ??= new Set()).add(entry);
     return () => {
-      this.#listeners.delete(entry);
+      this.#listeners?.delete(entry);
     };
   }
 
@@ -362,7 +363,7 @@ class OpossumToolBreaker implements ToolBreaker {
     this.#lease?.release();
     this.#publish();
     this.#metrics?.close();
-    this.#listeners.clear();
+    this.#listeners?.clear();
   }
 
   /** Emits a change when the observable state differs from the last one published. */
@@ -381,7 +382,7 @@ class OpossumToolBreaker implements ToolBreaker {
     };
     this.#log(change);
     this.#metrics?.transition(from, to);
-    for (const listener of [...this.#listeners]) {
+    for (const listener of [...(this.#listeners ?? [])]) {
       try {
         listener(change);
       } catch (error: unknown) {
