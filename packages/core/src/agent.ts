@@ -12,7 +12,6 @@ import {
   type ChatModel,
   type FinishReason,
   type ModelToolCall,
-  type ModelToolSpec,
   type Usage,
 } from './chat-model.ts';
 import { ErrorBudget, type ErrorBudgetOptions } from './error-budget.ts';
@@ -145,7 +144,7 @@ export class Agent {
         const tools = this.#registry.specs({
           format: 'json-schema',
           hideOpenCircuits: true,
-        }) as ModelToolSpec[];
+        });
         const request = {
           ...(this.#instructions === undefined
             ? {}

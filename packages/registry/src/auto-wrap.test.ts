@@ -180,12 +180,9 @@ describe('registration', () => {
         parameters: expect.objectContaining({ type: 'object' }) as unknown,
       },
     });
-    const anthropic = registry.specs({ format: 'anthropic' }) as {
-      name: string;
-      input_schema: { type: string };
-    }[];
+    const anthropic = registry.specs({ format: 'anthropic' });
     expect(
-      anthropic.map((spec) => [spec.name, spec.input_schema.type]),
+      anthropic.map((spec) => [spec.name, spec.input_schema['type']]),
     ).toEqual([
       ['dup', 'object'],
       ['old_tool', 'object'],

@@ -7,7 +7,10 @@ import {
   type ToolBreaker,
 } from '@candor/breaker';
 import {
+  type AnthropicToolSpec,
   type AnyToolDefinition,
+  type JsonSchema,
+  type OpenAIToolSpec,
   CallAbort,
   defineTool,
   isToolDefinition,
@@ -111,10 +114,27 @@ export interface ToolListing {
 }
 
 /** Formats of {@link ToolRegistry.specs}. */
-export interface SpecsOptions {
-  readonly format: 'openai' | 'anthropic' | 'json-schema';
+export interface SpecsOptions<TFormat extends SpecFormat = SpecFormat> {
+  readonly format: TFormat;
   /** Leave out tools whose circuit is open, so the model does not pick them. */
   readonly hideOpenCircuits?: boolean;
+}
+
+/** The formats of {@link ToolRegistry.specs}. */
+export type SpecFormat = 'openai' | 'anthropic' | 'json-schema';
+
+/** A tool as a plain JSON Schema, for any provider. */
+export interface JsonSchemaToolSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+}
+
+/** What {@link ToolRegistry.specs} returns for each format. */
+export interface SpecsByFormat {
+  openai: OpenAIToolSpec;
+  anthropic: AnthropicToolSpec;
+  'json-schema': JsonSchemaToolSpec;
 }
 
 interface Entry {
@@ -544,7 +564,9 @@ export class ToolRegistry {
   }
 
   /** Tool specs for a provider, or plain JSON Schemas. */
-  specs(options: SpecsOptions): unknown[] {
+  specs<TFormat extends SpecFormat>(
+    options: SpecsOptions<TFormat>,
+  ): SpecsByFormat[TFormat][] {
     const tools = [...this.#tools.values()]
       .filter(
         (entry) =>
@@ -552,17 +574,19 @@ export class ToolRegistry {
           this.#breakerState(entry.tool.name) !== 'open',
       )
       .map(({ tool }) => tool);
-    switch (options.format) {
+    const format: SpecFormat = options.format;
+    // Each branch builds exactly the type SpecsByFormat names for its format.
+    switch (format) {
       case 'openai':
-        return tools.map(toOpenAITool);
+        return tools.map(toOpenAITool) as SpecsByFormat[TFormat][];
       case 'anthropic':
-        return tools.map(toAnthropicTool);
+        return tools.map(toAnthropicTool) as SpecsByFormat[TFormat][];
       case 'json-schema':
-        return tools.map((tool) => ({
+        return tools.map((tool): JsonSchemaToolSpec => ({
           name: tool.name,
           description: tool.description,
           inputSchema: toolInputJsonSchema(tool),
-        }));
+        })) as SpecsByFormat[TFormat][];
     }
   }
 
