@@ -67,32 +67,24 @@ function toIsoTime(value: unknown): string | null {
   return null;
 }
 
-function decide(
+// Rules 2-4 in order: the first piece of evidence that speaks, with what it says. A tuple is
+// allocated only for the calls it concerns, which are few.
+function overruling(
   evidence: CallEvidence,
-  options: NormaliseOptions,
-): { outcome: Outcome; evidence: string | null } {
-  // Silence is unknown, whatever the table might say about absent words.
-  if (!evidence.settled) return { outcome: Outcome.Unknown, evidence: null };
-  const vendor = evidence.vendorOutcome;
-  if (options.vendorOnly === true) return { outcome: vendor, evidence: null };
-  const overrule = (outcome: Outcome, reason: string) => ({
-    outcome,
-    // Only say why when the evidence changed the answer.
-    evidence: outcome === vendor ? null : reason,
-  });
+): readonly [Outcome, string] | undefined {
   const { exitCode } = evidence;
   if (typeof exitCode === 'number' && exitCode !== 0) {
-    return overrule(Outcome.Error, `exit code ${exitCode}`);
+    return [Outcome.Error, `exit code ${exitCode}`];
   }
   if (evidence.escalations.length > 0) {
-    return overrule(Outcome.Error, evidence.escalations.join('; '));
+    return [Outcome.Error, evidence.escalations.join('; ')];
   }
   // A declared exit code that is null means the command never exited on its own (opencode:
   // killed by a signal, timed out, aborted): that is not evidence of success.
-  if (exitCode === null && vendor === Outcome.Ok) {
-    return overrule(Outcome.Unknown, 'no exit code');
+  if (exitCode === null && evidence.vendorOutcome === Outcome.Ok) {
+    return [Outcome.Unknown, 'no exit code'];
   }
-  return { outcome: vendor, evidence: null };
+  return undefined;
 }
 
 /**
@@ -112,21 +104,32 @@ export function normaliseCall(
   evidence: CallEvidence,
   options: NormaliseOptions = {},
 ): CallRecord {
-  const decision = decide(evidence, options);
+  // Silence is unknown, whatever the table might say about absent words.
+  let outcome: Outcome = evidence.settled
+    ? evidence.vendorOutcome
+    : Outcome.Unknown;
+  let reason: string | null = null;
+  if (evidence.settled && options.vendorOnly !== true) {
+    const overruled = overruling(evidence);
+    // Only say why when the evidence changed the answer.
+    if (overruled !== undefined && overruled[0] !== outcome) {
+      [outcome, reason] = overruled;
+    }
+  }
   const { denialReason, exitCode, tool } = evidence;
   return Object.freeze({
     harness: evidence.harness,
     callId: evidence.callId,
     tool: typeof tool === 'string' ? tool : '',
     argsSummary: evidence.argsSummary,
-    outcome: decision.outcome,
+    outcome,
     vendorStatus: evidence.settled ? evidence.vendorStatus : null,
     denied: evidence.denied,
     denialReason:
       typeof denialReason === 'string' && denialReason !== ''
         ? denialReason
         : null,
-    evidence: decision.evidence,
+    evidence: reason,
     resultLength: evidence.resultLength,
     exitCode: typeof exitCode === 'number' ? exitCode : null,
     startedAt: toIsoTime(evidence.startedAt),

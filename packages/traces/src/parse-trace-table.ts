@@ -1,4 +1,6 @@
-import { compilePath, type JsonPath } from './json-path.ts';
+import { allOf, anyOf, type Condition } from './condition.ts';
+import { compilePath, type JsonPath, type PathReader } from './json-path.ts';
+import { compileLineFilter, type LineFilter } from './line-filter.ts';
 import { isOutcome, type Outcome } from './outcome.ts';
 import { indexRules, type RuleIndex } from './rule-index.ts';
 import {
@@ -26,12 +28,16 @@ export interface Predicate {
   readonly expected: boolean;
   /** For `matches`. */
   readonly pattern: RegExp | undefined;
+  /** The predicate compiled: true when it holds for the item (or root). */
+  readonly test: Condition;
 }
 
 /** A compiled field: the literal `value` if set, else the first of `paths` holding a value. */
 export interface Field {
   readonly paths: readonly JsonPath[];
   readonly value: string | undefined;
+  /** The field compiled: its literal, or the first non-null value among its paths. */
+  readonly read: PathReader;
 }
 
 /** A compiled `status`: where the vendor word is and how it translates. */
@@ -52,8 +58,12 @@ export interface StatusSpec {
 export interface TraceRule {
   readonly kind: 'start' | 'outcome' | 'denial';
   readonly when: readonly Predicate[];
+  /** `when` compiled into one check. */
+  readonly matches: Condition;
   readonly each: JsonPath | undefined;
   readonly eachWhen: readonly Predicate[];
+  /** `eachWhen` compiled into one check. */
+  readonly eachMatches: Condition;
   readonly id: Field;
   readonly tool: Field | undefined;
   readonly args: Field | undefined;
@@ -62,6 +72,8 @@ export interface TraceRule {
   readonly exitCode: JsonPath | undefined;
   readonly escalate: readonly {
     readonly when: readonly Predicate[];
+    /** `when` compiled into one check. */
+    readonly matches: Condition;
     readonly reason: string;
   }[];
   readonly reason: Field | undefined;
@@ -77,8 +89,12 @@ export interface TraceTable {
   readonly origin: string;
   /** Alternatives: the line is this harness's when every predicate of one alternative holds. */
   readonly detect: readonly (readonly Predicate[])[];
+  /** `detect` compiled: true when any alternative holds for a line. */
+  readonly detects: Condition;
   /** Lines after which settled calls are emitted (end of a run or turn). */
   readonly flush: readonly (readonly Predicate[])[];
+  /** `flush` compiled: true when any alternative holds for a line. */
+  readonly flushes: Condition;
   /**
    * Keep settled calls until a flush line (or the window) instead of emitting them at once, for
    * harnesses that report facts after the outcome (claude-code's run-end permission denials)
@@ -88,6 +104,11 @@ export interface TraceTable {
   readonly rules: readonly TraceRule[];
   /** The rules grouped for fast dispatch; derived from `rules`. */
   readonly index: RuleIndex;
+  /**
+   * Tells apart, before parsing, lines no rule or flush can match; derived from `rules` and
+   * `flush`. Undefined when some rule could match any line.
+   */
+  readonly lineFilter: LineFilter | undefined;
 }
 
 type Definition = TraceTableDefinition;
@@ -99,27 +120,97 @@ type FieldDefinition = Definition['rules'][number]['id'];
 const noValues: ReadonlySet<unknown> = new Set();
 
 function compilePredicate(definition: PredicateDefinition): Predicate {
+  const path = compilePath(definition.path);
+  const { read } = path;
   const base = {
-    path: compilePath(definition.path),
+    path,
     value: undefined,
     values: noValues,
     expected: true,
     pattern: undefined,
   };
   if (definition.in !== undefined) {
-    return { ...base, op: 'in', values: new Set<unknown>(definition.in) };
+    const values = new Set<unknown>(definition.in);
+    return {
+      ...base,
+      op: 'in',
+      values,
+      test: (item, root) => values.has(read(item, root)),
+    };
   }
   if (definition.exists !== undefined) {
-    return { ...base, op: 'exists', expected: definition.exists };
+    const expected = definition.exists;
+    return {
+      ...base,
+      op: 'exists',
+      expected,
+      test: (item, root) => {
+        const value = read(item, root);
+        return (value !== undefined && value !== null) === expected;
+      },
+    };
   }
   if (definition.matches !== undefined) {
+    // No `g` or `y` flag, so `test` keeps no state between lines.
+    const pattern = new RegExp(definition.matches, 'u');
     return {
       ...base,
       op: 'matches',
-      pattern: new RegExp(definition.matches, 'u'),
+      pattern,
+      test: (item, root) => {
+        const value = read(item, root);
+        return typeof value === 'string' && pattern.test(value);
+      },
     };
   }
-  return { ...base, op: 'equals', value: definition.equals };
+  const expected = definition.equals;
+  return {
+    ...base,
+    op: 'equals',
+    value: expected,
+    test: (item, root) => read(item, root) === expected,
+  };
+}
+
+function compileCondition(
+  definitions: readonly PredicateDefinition[] | undefined,
+): { predicates: readonly Predicate[]; matches: Condition } {
+  const predicates = (definitions ?? []).map(compilePredicate);
+  return {
+    predicates,
+    matches: allOf(predicates.map((predicate) => predicate.test)),
+  };
+}
+
+function compileAlternatives(
+  alternatives: readonly (readonly PredicateDefinition[])[] | undefined,
+): { alternatives: readonly (readonly Predicate[])[]; matches: Condition } {
+  const compiled = (alternatives ?? []).map((alternative) =>
+    compileCondition(alternative),
+  );
+  return {
+    alternatives: compiled.map((alternative) => alternative.predicates),
+    matches: anyOf(compiled.map((alternative) => alternative.matches)),
+  };
+}
+
+function firstPresent(paths: readonly JsonPath[]): PathReader {
+  const [only] = paths;
+  if (only !== undefined && paths.length === 1) {
+    const { read } = only;
+    return (item, root) => {
+      const value = read(item, root);
+      return value === null ? undefined : value;
+    };
+  }
+  const readers = paths.map((path) => path.read);
+  return (item, root) => {
+    for (const read of readers) {
+      const value = read(item, root);
+      if (value !== undefined && value !== null) return value;
+    }
+    return undefined;
+  };
 }
 
 function compileField(definition: FieldDefinition): Field;
@@ -130,13 +221,14 @@ function compileField(
   definition: FieldDefinition | undefined,
 ): Field | undefined {
   if (definition === undefined) return undefined;
-  if (typeof definition === 'string') {
-    return { paths: [compilePath(definition)], value: undefined };
+  if (typeof definition === 'string' || Array.isArray(definition)) {
+    const paths = (
+      typeof definition === 'string' ? [definition] : definition
+    ).map(compilePath);
+    return { paths, value: undefined, read: firstPresent(paths) };
   }
-  if (Array.isArray(definition)) {
-    return { paths: definition.map(compilePath), value: undefined };
-  }
-  return { paths: [], value: definition.value };
+  const { value } = definition;
+  return { paths: [], value, read: () => value };
 }
 
 function compileStatus(
@@ -168,11 +260,15 @@ function compileRule(
   rule: Definition['rules'][number],
   table: Definition,
 ): TraceRule {
+  const when = compileCondition(rule.when);
+  const eachWhen = compileCondition(rule.each_when);
   return {
     kind: rule.kind,
-    when: (rule.when ?? []).map(compilePredicate),
+    when: when.predicates,
+    matches: when.matches,
     each: rule.each === undefined ? undefined : compilePath(rule.each),
-    eachWhen: (rule.each_when ?? []).map(compilePredicate),
+    eachWhen: eachWhen.predicates,
+    eachMatches: eachWhen.matches,
     id: compileField(rule.id),
     tool: compileField(rule.tool),
     args: compileField(rule.args),
@@ -181,10 +277,14 @@ function compileRule(
     result: compileField(rule.result),
     exitCode:
       rule.exit_code === undefined ? undefined : compilePath(rule.exit_code),
-    escalate: (rule.escalate ?? []).map((escalation) => ({
-      when: escalation.when.map(compilePredicate),
-      reason: escalation.reason,
-    })),
+    escalate: (rule.escalate ?? []).map((escalation) => {
+      const condition = compileCondition(escalation.when);
+      return {
+        when: condition.predicates,
+        matches: condition.matches,
+        reason: escalation.reason,
+      };
+    }),
     reason: compileField(rule.reason),
     startedAt: compileField(rule.started_at),
     endedAt: compileField(rule.ended_at),
@@ -223,18 +323,24 @@ export function parseTraceTable(
   }
   const table = parsed.data;
   const rules = table.rules.map((rule) => compileRule(rule, table));
+  const detect = compileAlternatives(table.detect);
+  const flush = compileAlternatives(table.flush);
+  const holdUntilFlush = table.hold_until_flush ?? false;
   return {
     harness: table.harness,
     description: table.description ?? '',
     origin: options.source,
-    detect: table.detect.map((alternative) =>
-      alternative.map(compilePredicate),
-    ),
-    holdUntilFlush: table.hold_until_flush ?? false,
-    flush: (table.flush ?? []).map((alternative) =>
-      alternative.map(compilePredicate),
-    ),
+    detect: detect.alternatives,
+    detects: detect.matches,
+    holdUntilFlush,
+    flush: flush.alternatives,
+    flushes: flush.matches,
     rules,
     index: indexRules(rules),
+    lineFilter: compileLineFilter({
+      rules,
+      flush: flush.alternatives,
+      holdUntilFlush,
+    }),
   };
 }

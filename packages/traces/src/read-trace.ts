@@ -37,6 +37,13 @@ export function readTrace(
     async *[Symbol.asyncIterator]() {
       const decoder = new StringDecoder('utf8');
       let rest = '';
+      // A chunk's lines are read in one synchronous pass and its records yielded after: waiting
+      // on the consumer once per line (most complete no call) cost more than the rules did.
+      const batch: CallRecord[] = [];
+      const take = (line: string): void => {
+        const records = normaliser.pushLine(line);
+        for (const record of records) batch.push(record);
+      };
       for await (const chunk of input) {
         const text =
           rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
@@ -47,14 +54,18 @@ export function readTrace(
             newline > start && text.charCodeAt(newline - 1) === 13
               ? newline - 1
               : newline;
-          yield* normaliser.pushLine(text.slice(start, end));
+          take(text.slice(start, end));
           start = newline + 1;
           newline = text.indexOf('\n', start);
         }
         rest = text.slice(start);
+        yield* batch;
+        batch.length = 0;
       }
       rest += decoder.end();
-      if (rest !== '') yield* normaliser.pushLine(rest);
+      if (rest !== '') take(rest);
+      yield* batch;
+      batch.length = 0;
       yield* normaliser.end();
     },
   };

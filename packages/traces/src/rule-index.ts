@@ -1,4 +1,4 @@
-import { readPath, type JsonPath } from './json-path.ts';
+import type { JsonPath } from './json-path.ts';
 import type { TraceRule } from './parse-trace-table.ts';
 
 interface KeyGroup {
@@ -83,7 +83,7 @@ export function candidateRules(
   let found: readonly TraceRule[] | undefined;
   let merged: Set<TraceRule> | undefined;
   for (const group of index.groups) {
-    const list = group.byValue.get(readPath(group.path, root, root));
+    const list = group.byValue.get(group.path.read(root, root));
     if (list === undefined) continue;
     if (found === undefined) {
       found = list;

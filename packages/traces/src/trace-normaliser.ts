@@ -1,8 +1,6 @@
-import { allHold, readField } from './all-hold.ts';
 import { builtinTraceTables } from './builtin-trace-tables.ts';
 import type { CallEvidence } from './call-evidence.ts';
 import type { CallRecord } from './call-record.ts';
-import { readPath } from './json-path.ts';
 import { candidateRules } from './rule-index.ts';
 import { measureResult } from './measure-result.ts';
 import { normaliseCall, type NormaliseOptions } from './normalise-call.ts';
@@ -24,6 +22,12 @@ export interface TraceNormaliserOptions extends NormaliseOptions {
    * oldest call is emitted as it stands, which keeps memory constant. Default 10 000.
    */
   readonly window?: number;
+  /**
+   * Skip, without parsing, lines that no rule of the table can match. Faster on traces full of
+   * text and reasoning lines, but a malformed line that holds none of the table's words is then
+   * skipped without being counted as malformed. Off by default, so every malformed line counts.
+   */
+  readonly skipUnmatchedLines?: boolean;
 }
 
 /** A line that could not be read as a JSON object. */
@@ -56,6 +60,8 @@ export interface TraceSummary {
 export const malformedSampleLimit = 20;
 
 const detectionBufferLimit = 1000;
+const filterPatience = 32;
+const filterRest = 512;
 const noRecords: readonly CallRecord[] = Object.freeze([]);
 const noEscalations: readonly string[] = Object.freeze([]);
 
@@ -63,6 +69,8 @@ type Evidence = { -readonly [K in keyof CallEvidence]: CallEvidence[K] } & {
   // A denial reason read from the trace (such as `user-rejected`) beats a table's literal label.
   reasonFromTrace: boolean;
   emitted: boolean;
+  // Waiting in #settled for a flush.
+  held: boolean;
 };
 
 function vendorWord(value: unknown): string {
@@ -88,16 +96,25 @@ export class TraceNormaliser {
   readonly #logger: TraceLogger;
   readonly #window: number;
   readonly #calls = new Map<string, Evidence>();
-  // Settled calls waiting for a flush line, kept apart so a flush never walks calls in flight.
-  readonly #settled = new Set<Evidence>();
+  // Settled calls waiting for a flush line, in the order they settled, kept apart so a flush
+  // never walks calls in flight. An array with a flag on each call rather than a Set: hashing
+  // every call twice more cost more than the rules. Evicted calls leave stale entries (marked
+  // emitted), counted out of #heldCount and swept when they outnumber the live ones.
+  #settled: Evidence[] = [];
+  #heldCount = 0;
   // Calls in order of first appearance, for eviction. Emitted ones are skipped lazily: taking
   // the head of a Map after many deletions walks the holes they leave, which is quadratic.
-  #order: Evidence[] = [];
+  // Slots behind the head are cleared at once, so emitted calls are not kept alive.
+  #order: (Evidence | undefined)[] = [];
   #head = 0;
   // The line being processed; kept on the instance so per-rule calls allocate nothing.
   #lineHarness = '';
   #lineRoot: object = {};
   #lineNumber = 0;
+  // Lines in a row the line filter let through, and lines it still rests for.
+  #filterPassed = 0;
+  #filterRest = 0;
+  readonly #skipUnmatched: boolean;
   #table: TraceTable | undefined;
   #pending: { line: number; value: object }[] = [];
   #ended = false;
@@ -123,6 +140,7 @@ export class TraceNormaliser {
         : { vendorOnly: options.vendorOnly };
     this.#logger = options.logger ?? silentLogger;
     this.#window = options.window ?? 10_000;
+    this.#skipUnmatched = options.skipUnmatchedLines === true;
     if (!Number.isInteger(this.#window) || this.#window < 1) {
       throw new RangeError(
         `window must be a positive integer, got ${String(options.window)}`,
@@ -157,6 +175,22 @@ export class TraceNormaliser {
   pushLine(text: string): readonly CallRecord[] {
     if (this.#ended) throw new Error('pushLine after end()');
     const line = ++this.#line;
+    const filter = this.#skipUnmatched ? this.#table?.lineFilter : undefined;
+    if (filter !== undefined && this.#filterRest === 0) {
+      // Lines no rule of the known table can match are not parsed (see compileLineFilter).
+      if (!filter(text)) {
+        this.#filterPassed = 0;
+        return noRecords;
+      }
+      // In a trace where every line matters the filter only costs: after a run of lines it let
+      // through, it rests for a while and every line is parsed, which is always correct.
+      if (++this.#filterPassed === filterPatience) {
+        this.#filterPassed = 0;
+        this.#filterRest = filterRest;
+      }
+    } else if (this.#filterRest > 0) {
+      this.#filterRest -= 1;
+    }
     const value = this.#parse(text, line);
     if (value === undefined) return noRecords;
     if (this.#table === undefined) {
@@ -175,7 +209,8 @@ export class TraceNormaliser {
     this.#pending = [];
     for (const evidence of this.#calls.values()) this.#emit(evidence);
     this.#calls.clear();
-    this.#settled.clear();
+    this.#settled = [];
+    this.#heldCount = 0;
     this.#order = [];
     this.#head = 0;
     return this.#drain();
@@ -229,9 +264,7 @@ export class TraceNormaliser {
 
   #detect(value: object, line: number): void {
     const table = this.#tables.find((candidate) =>
-      candidate.detect.some((alternative) =>
-        allHold(alternative, value, value),
-      ),
+      candidate.detects(value, value),
     );
     if (table === undefined) {
       // Held until a later line reveals the format; bounded so memory stays constant.
@@ -258,61 +291,83 @@ export class TraceNormaliser {
     this.#lineRoot = root;
     this.#lineNumber = line;
     for (const rule of candidateRules(table.index, root)) {
-      if (!allHold(rule.when, root, root)) continue;
+      if (!rule.matches(root, root)) continue;
       if (rule.each === undefined) {
         this.#apply(rule, root);
         continue;
       }
-      const items = readPath(rule.each, root, root);
+      const items = rule.each.read(root, root);
       if (Array.isArray(items)) {
         for (const item of items as unknown[]) {
-          if (allHold(rule.eachWhen, item, root)) {
-            this.#apply(rule, item);
-          }
+          if (rule.eachMatches(item, root)) this.#apply(rule, item);
         }
       } else if (typeof items === 'object' && items !== null) {
-        if (allHold(rule.eachWhen, items, root)) {
-          this.#apply(rule, items);
-        }
+        if (rule.eachMatches(items, root)) this.#apply(rule, items);
       }
     }
     if (
-      this.#settled.size > 0 &&
-      (!table.holdUntilFlush ||
-        table.flush.some((alternative) => allHold(alternative, root, root)))
+      this.#heldCount > 0 &&
+      (!table.holdUntilFlush || table.flushes(root, root))
     ) {
-      // Usually one call settles per line; sorting is only for flushes of many.
-      const settled =
-        this.#settled.size === 1
-          ? this.#settled
-          : [...this.#settled].sort((a, b) => a.line - b.line);
-      // Deleting one by one: clear() would allocate a fresh table for every outcome line.
-      for (const evidence of settled) {
-        this.#settled.delete(evidence);
-        this.#calls.delete(evidence.callId);
-        this.#emit(evidence);
-      }
+      this.#flush();
     }
     while (this.#calls.size > this.#window) {
+      if (this.#head >= this.#order.length) break;
       const oldest = this.#order[this.#head];
-      if (oldest === undefined) break;
+      this.#order[this.#head] = undefined;
       this.#head += 1;
-      if (oldest.emitted) continue;
+      if (oldest === undefined || oldest.emitted) continue;
       this.#calls.delete(oldest.callId);
-      this.#settled.delete(oldest);
+      if (oldest.held) {
+        oldest.held = false;
+        this.#heldCount -= 1;
+      }
       if (!oldest.settled) this.#counts.evicted += 1;
       this.#emit(oldest);
     }
-    if (this.#head > 1024 && this.#head * 2 > this.#order.length) {
-      this.#order = this.#order.slice(this.#head);
+    if (this.#settled.length > 2 * this.#heldCount + 1024) {
+      this.#settled = this.#settled.filter((evidence) => evidence.held);
+    }
+    // Calls emitted on their outcome (or a flush) stay in #order until swept here; without the
+    // sweep a trace whose calls all settle would keep every call it ever saw.
+    const queued = this.#order.length - this.#head;
+    if (queued > 1024 && queued > 2 * this.#calls.size) {
+      this.#order = this.#order
+        .slice(this.#head)
+        .filter((evidence) => evidence !== undefined && !evidence.emitted);
       this.#head = 0;
     }
+  }
+
+  // Emits every settled call, in order of first appearance (ties in the order they settled).
+  #flush(): void {
+    const held = this.#settled;
+    this.#heldCount = 0;
+    // Usually one call settles per line: the array is then reused rather than replaced.
+    const [only] = held;
+    if (held.length === 1 && only !== undefined) {
+      held.length = 0;
+      this.#release(only);
+      return;
+    }
+    this.#settled = [];
+    const settled = held
+      .filter((evidence) => evidence.held)
+      .sort((a, b) => a.line - b.line);
+    for (const evidence of settled) this.#release(evidence);
+  }
+
+  #release(evidence: Evidence): void {
+    if (!evidence.held) return;
+    evidence.held = false;
+    this.#calls.delete(evidence.callId);
+    this.#emit(evidence);
   }
 
   #apply(rule: TraceRule, item: unknown): void {
     const root = this.#lineRoot;
     const line = this.#lineNumber;
-    const id = readField(rule.id, item, root);
+    const id = rule.id.read(item, root);
     if (typeof id !== 'string' && typeof id !== 'number') {
       this.#logger.debug(
         { line, kind: rule.kind },
@@ -341,6 +396,7 @@ export class TraceNormaliser {
         endedAt: undefined,
         reasonFromTrace: false,
         emitted: false,
+        held: false,
       };
       this.#calls.set(callId, evidence);
       this.#order.push(evidence);
@@ -348,7 +404,7 @@ export class TraceNormaliser {
     // Denial lines only fill gaps; start and outcome lines carry the call's own facts.
     const fill = rule.kind === 'denial';
     const tool =
-      rule.tool === undefined ? undefined : readField(rule.tool, item, root);
+      rule.tool === undefined ? undefined : rule.tool.read(item, root);
     if (tool !== undefined && !(fill && evidence.tool !== undefined))
       evidence.tool = tool;
     // Arguments repeat on outcome lines (codex) and are the same call's: summarise them once.
@@ -356,18 +412,16 @@ export class TraceNormaliser {
       rule.args !== undefined &&
       (rule.kind === 'start' || evidence.argsSummary === '')
     ) {
-      const args = readField(rule.args, item, root);
+      const args = rule.args.read(item, root);
       if (args !== undefined) evidence.argsSummary = summariseArguments(args);
     }
     const startedAt =
       rule.startedAt === undefined
         ? undefined
-        : readField(rule.startedAt, item, root);
+        : rule.startedAt.read(item, root);
     if (startedAt !== undefined) evidence.startedAt = startedAt;
     const endedAt =
-      rule.endedAt === undefined
-        ? undefined
-        : readField(rule.endedAt, item, root);
+      rule.endedAt === undefined ? undefined : rule.endedAt.read(item, root);
     if (endedAt !== undefined) evidence.endedAt = endedAt;
 
     switch (rule.kind) {
@@ -390,7 +444,7 @@ export class TraceNormaliser {
   ): void {
     const { reason } = rule;
     if (reason === undefined) return;
-    const value = readField(reason, item, this.#lineRoot);
+    const value = reason.read(item, this.#lineRoot);
     if (value === undefined) return;
     const fromTrace = reason.value === undefined;
     if (
@@ -409,10 +463,14 @@ export class TraceNormaliser {
     const root = this.#lineRoot;
     // Last outcome line wins: codex can re-emit an item, opencode can re-emit a part.
     evidence.settled = true;
-    this.#settled.add(evidence);
+    if (!evidence.held) {
+      evidence.held = true;
+      this.#heldCount += 1;
+      this.#settled.push(evidence);
+    }
     let word: string | undefined;
     for (const source of status.from) {
-      const value = readPath(source.path, item, root);
+      const value = source.path.read(item, root);
       if (value !== undefined && value !== null) {
         word = source.word ?? vendorWord(value);
         break;
@@ -427,19 +485,17 @@ export class TraceNormaliser {
         status.map.get(word) ?? status.otherwise ?? Outcome.Unknown;
     }
     evidence.exitCode =
-      rule.exitCode === undefined
-        ? undefined
-        : readPath(rule.exitCode, item, root);
+      rule.exitCode === undefined ? undefined : rule.exitCode.read(item, root);
     evidence.escalations =
       rule.escalate.length === 0
         ? noEscalations
         : rule.escalate
-            .filter((escalation) => allHold(escalation.when, item, root))
+            .filter((escalation) => escalation.matches(item, root))
             .map((escalation) => escalation.reason);
     evidence.resultLength =
       rule.result === undefined
         ? null
-        : measureResult(readField(rule.result, item, root));
+        : measureResult(rule.result.read(item, root));
   }
 
   #emit(evidence: Evidence): void {
