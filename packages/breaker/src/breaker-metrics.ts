@@ -27,8 +27,8 @@ const GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
 const allStates: readonly BreakerState[] = Object.values(BreakerState);
 
 interface Watched {
-  /** One constant attribute set per state, built once per breaker. */
-  readonly states: readonly (readonly [BreakerState, Attributes])[];
+  /** One attribute set per state, made on the first collection: without an SDK there is none. */
+  readonly states: () => readonly (readonly [BreakerState, Attributes])[];
   readonly current: () => BreakerState;
 }
 
@@ -42,7 +42,7 @@ class BreakerInstruments {
     for (const watched of this.#watched) {
       const current = watched.current();
       // Every state is reported, the current one as 1, so a dashboard can sum or pick one.
-      for (const [state, attributes] of watched.states) {
+      for (const [state, attributes] of watched.states()) {
         result.observe(state === current ? 1 : 0, attributes);
       }
     }
@@ -106,7 +106,12 @@ export class BreakerMetrics {
   readonly #instruments: BreakerInstruments;
   readonly #tool: string;
   readonly #watched: Watched;
-  readonly #callAttributes: Readonly<Record<BreakerCallOutcome, Attributes>>;
+  // Made on first use: thousands of breakers that are never called, or never collected, cost
+  // no attribute objects.
+  readonly #callAttributes: Partial<Record<BreakerCallOutcome, Attributes>> =
+    {};
+  #stateAttributes:
+    readonly (readonly [BreakerState, Attributes])[] | undefined;
   readonly #onError: (error: unknown) => void;
 
   private constructor(
@@ -118,20 +123,11 @@ export class BreakerMetrics {
     this.#tool = tool;
     this.#onError = options.onError;
     this.#watched = {
-      states: allStates.map(
-        (state) => [state, { [GEN_AI_TOOL_NAME]: tool, state }] as const,
-      ),
+      states: () =>
+        (this.#stateAttributes ??= allStates.map(
+          (state) => [state, { [GEN_AI_TOOL_NAME]: tool, state }] as const,
+        )),
       current: options.state,
-    };
-    const outcome = (name: BreakerCallOutcome): Attributes => ({
-      [GEN_AI_TOOL_NAME]: tool,
-      outcome: name,
-    });
-    this.#callAttributes = {
-      success: outcome('success'),
-      failure: outcome('failure'),
-      ignored: outcome('ignored'),
-      rejected: outcome('rejected'),
     };
     instruments.watch(this.#watched);
   }
@@ -149,7 +145,11 @@ export class BreakerMetrics {
   /** Counts one call. */
   call(outcome: BreakerCallOutcome): void {
     try {
-      this.#instruments.calls.add(1, this.#callAttributes[outcome]);
+      const attributes = (this.#callAttributes[outcome] ??= {
+        [GEN_AI_TOOL_NAME]: this.#tool,
+        outcome,
+      });
+      this.#instruments.calls.add(1, attributes);
     } catch (error: unknown) {
       this.#onError(error);
     }

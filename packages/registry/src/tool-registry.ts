@@ -276,7 +276,7 @@ export class ToolRegistry {
       });
     }
     this.#tools.set(entry.tool.name, entry);
-    this.#telemetry?.describe(entry.tool);
+    this.#telemetry?.forget(entry.tool.name);
     return this;
   }
 
@@ -303,7 +303,11 @@ export class ToolRegistry {
         ? options.callId
         : `call_${randomUUID()}`;
     const toolName = typeof name === 'string' ? name : describeName(name);
-    const span = this.#telemetry?.start(toolName, callId);
+    const span = this.#telemetry?.start(
+      toolName,
+      callId,
+      this.#tools.get(toolName)?.tool,
+    );
     let params: unknown;
     let secrets: string[] = [];
     let result: StageResult;

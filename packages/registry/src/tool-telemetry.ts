@@ -154,15 +154,28 @@ export class ToolTelemetry {
     }
   }
 
-  /** Builds the constant attributes of a registered tool; a replaced tool's are rebuilt. */
-  describe(tool: { name: string; description?: string | undefined }): void {
-    this.#tools.set(tool.name, new ToolConstants(tool));
+  /** Forgets a replaced tool's attributes; they are rebuilt from the new tool on its next call. */
+  forget(toolName: string): void {
+    this.#tools.delete(toolName);
   }
 
-  /** Starts the span of one call, as a child of the active context; `undefined` if that throws. */
-  start(toolName: string, callId: string): Span | undefined {
+  /**
+   * Starts the span of one call, as a child of the active context; `undefined` if that throws.
+   * `tool` is the registered tool, or undefined for a name that is not registered.
+   */
+  start(
+    toolName: string,
+    callId: string,
+    tool: { name: string; description?: string | undefined } | undefined,
+  ): Span | undefined {
     try {
-      const known = this.#tools.get(toolName);
+      // Built on a tool's first call, not at register(): most of 10,000 registered tools are
+      // never called, and their attribute sets would be memory for nothing.
+      let known = this.#tools.get(toolName);
+      if (known === undefined && tool !== undefined) {
+        known = new ToolConstants(tool);
+        this.#tools.set(toolName, known);
+      }
       const span =
         known === undefined
           ? this.#tracer.startSpan(`${EXECUTE_TOOL} ${truncate(toolName)}`, {
