@@ -1,5 +1,6 @@
 import {
   type Attributes,
+  createNoopMeter,
   type Counter,
   type Meter,
   type ObservableCallback,
@@ -23,6 +24,9 @@ export type BreakerCallOutcome = 'success' | 'failure' | 'ignored' | 'rejected';
 // Copied from the GenAI semantic conventions, which are still in development: importing the
 // incubating entry point at run time is what the JS SIG advises libraries against.
 const GEN_AI_TOOL_NAME = 'gen_ai.tool.name';
+
+// The class of the API's no-op meter; it is not exported by name.
+const NoopMeter = createNoopMeter().constructor;
 
 const allStates: readonly BreakerState[] = Object.values(BreakerState);
 
@@ -135,6 +139,9 @@ export class BreakerMetrics {
   /** Starts reporting one breaker, or returns `undefined` (after `onError`) if the meter throws. */
   static create(options: BreakerMetricsOptions): BreakerMetrics | undefined {
     try {
+      // The API's global meter is a plain no-op (not a proxy) when no SDK was registered first,
+      // so nothing it is given can ever be exported: thousands of breakers skip the bookkeeping.
+      if (options.meter instanceof NoopMeter) return undefined;
       return new BreakerMetrics(instrumentsFor(options.meter), options);
     } catch (error: unknown) {
       options.onError(error);

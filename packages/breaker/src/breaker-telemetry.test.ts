@@ -1,9 +1,10 @@
 import { type ToolErrorCode } from '@candor/errors';
 import { ToolResponse } from '@candor/tools';
-import { metrics, type Meter } from '@opentelemetry/api';
+import { createNoopMeter, metrics, type Meter } from '@opentelemetry/api';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { metricHarness, type Point } from './__fixtures__/metric-harness.ts';
+import { BreakerMetrics } from './breaker-metrics.ts';
 import { type BreakerOptions } from './breaker-options.ts';
 import { BreakerRegistry } from './breaker-registry.ts';
 import { bucketTicker } from './bucket-ticker.ts';
@@ -358,5 +359,17 @@ describe('25. telemetry: breaker metrics', () => {
     ).toThrow(
       'Breaker option "telemetry.meter" must be an OpenTelemetry Meter; it lacks createObservableGauge',
     );
+  });
+});
+
+describe('25. telemetry without an SDK', () => {
+  it('keeps no per-breaker metric state when the meter is the API no-op', () => {
+    const quiet = BreakerMetrics.create({
+      meter: createNoopMeter(),
+      tool: 'quiet',
+      state: () => 'closed',
+      onError: () => undefined,
+    });
+    expect(quiet).toBeUndefined();
   });
 });

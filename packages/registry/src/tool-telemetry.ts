@@ -4,6 +4,7 @@ import { outcomeOf, type ToolResponse } from '@candor/tools';
 import {
   type Attributes,
   context,
+  createNoopMeter,
   type Histogram,
   type Meter,
   metrics,
@@ -54,6 +55,9 @@ const DURATION_BOUNDARIES = [
   40.96, 81.92,
 ];
 
+// The class of the API's no-op meter; it is not exported by name.
+const NoopMeter = createNoopMeter().constructor;
+
 /** A name that was not registered, in metrics: models must not be able to grow cardinality. */
 const OTHER_TOOL = '_OTHER';
 
@@ -64,7 +68,7 @@ class ToolConstants {
   readonly spanName: string;
   readonly spanOptions: SpanOptions;
   readonly #metricName: string;
-  readonly #metric: Attributes;
+  #metric: Attributes | undefined;
   readonly #errorMetrics = new Map<ToolErrorCode, Attributes>();
 
   constructor(tool: { name: string; description?: string | undefined }) {
@@ -83,12 +87,12 @@ class ToolConstants {
       },
     };
     this.#metricName = name;
-    this.#metric = metricAttributes(name);
   }
 
   /** The histogram's attributes: `error.type` only on errors (one set per code, built lazily). */
   metricAttributes(code: ToolErrorCode | undefined): Attributes {
-    if (code === undefined) return this.#metric;
+    if (code === undefined)
+      return (this.#metric ??= metricAttributes(this.#metricName));
     let attributes = this.#errorMetrics.get(code);
     if (attributes === undefined) {
       attributes = {
@@ -116,7 +120,9 @@ function metricAttributes(name: string): Attributes {
  */
 export class ToolTelemetry {
   readonly #tracer: Tracer;
-  readonly #duration: Histogram;
+  // Undefined for the API's no-op meter (a plain no-op, not a proxy, when no SDK came first):
+  // then no call builds the histogram's attribute sets.
+  readonly #duration: Histogram | undefined;
   readonly #onError: (error: unknown) => void;
   readonly #tools = new Map<string, ToolConstants>();
   readonly #unknown = new ToolConstants({ name: OTHER_TOOL });
@@ -127,11 +133,14 @@ export class ToolTelemetry {
   ) {
     this.#tracer = options.tracer;
     this.#onError = onError;
-    this.#duration = options.meter.createHistogram(EXECUTE_TOOL_DURATION, {
-      description: 'Duration of tool executions.',
-      unit: 's',
-      advice: { explicitBucketBoundaries: DURATION_BOUNDARIES },
-    });
+    this.#duration =
+      options.meter instanceof NoopMeter
+        ? undefined
+        : options.meter.createHistogram(EXECUTE_TOOL_DURATION, {
+            description: 'Duration of tool executions.',
+            unit: 's',
+            advice: { explicitBucketBoundaries: DURATION_BOUNDARIES },
+          });
   }
 
   /** The telemetry, or `undefined` (after `onError`) when the meter cannot make a histogram. */
@@ -223,7 +232,7 @@ export class ToolTelemetry {
       response.status === 'error' ? response.errorInfo.code : undefined;
     try {
       const constants = this.#tools.get(call.toolName) ?? this.#unknown;
-      this.#duration.record(
+      this.#duration?.record(
         response.stats.timeMs / 1000,
         constants.metricAttributes(code),
       );
