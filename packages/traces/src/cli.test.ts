@@ -118,6 +118,16 @@ describe('candor-trace', () => {
     );
     // An unknown outcome is not an error: only a reported failure trips --fail-on-error.
     expect(clean.code).toBe(0);
+    const deniedOnly = await cli(
+      ['-', '--fail-on-error'],
+      `${[
+        '{"type":"tool_use","timestamp":"t","tool_name":"run_shell_command","tool_id":"d1","parameters":{"command":"rm -rf /"}}',
+        '{"type":"tool_result","timestamp":"t","tool_id":"d1","status":"error","output":"Tool execution denied by policy.","error":{"type":"policy_violation","message":"Tool execution denied by policy."}}',
+      ].join('\n')}\n`,
+    );
+    // A denial did not run, so it is not a failure for --fail-on-error.
+    expect(deniedOnly.stdout).toContain('⊘ denied');
+    expect(deniedOnly.code).toBe(0);
     expect(clean.stdout).toContain(
       'gemini: 2 calls · 1 ✓ ok · 0 ✗ error · 1 ? unknown',
     );

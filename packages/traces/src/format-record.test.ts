@@ -67,6 +67,7 @@ describe('formatSummary', () => {
     error: 1,
     unknown: 0,
     denied: 0,
+    failed: 1,
     malformed: 22,
     malformedLines: [{ line: 3, message: 'not a JSON object' }],
     unrecognised: 0,

@@ -161,7 +161,8 @@ export async function runCli(
     values.json ? io.stderr : io.stdout,
     `${formatSummary(summary)}\n`,
   );
-  return values['fail-on-error'] && summary.error > 0
+  // A denial did not run: it is not the failure --fail-on-error is for.
+  return values['fail-on-error'] && summary.failed > 0
     ? CliExit.CallsFailed
     : CliExit.Ok;
 }

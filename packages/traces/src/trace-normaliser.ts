@@ -47,6 +47,8 @@ export interface TraceSummary {
   readonly error: number;
   readonly unknown: number;
   readonly denied: number;
+  /** Error outcomes that were not denials: calls that ran, or tried to, and failed. */
+  readonly failed: number;
   readonly malformed: number;
   /** The first {@link malformedSampleLimit} malformed lines, with their line numbers. */
   readonly malformedLines: readonly MalformedLine[];
@@ -126,6 +128,7 @@ export class TraceNormaliser {
     error: 0,
     unknown: 0,
     denied: 0,
+    failed: 0,
     malformed: 0,
     unrecognised: 0,
     evicted: 0,
@@ -509,6 +512,7 @@ export class TraceNormaliser {
         break;
       case Outcome.Error:
         this.#counts.error += 1;
+        if (!record.denied) this.#counts.failed += 1;
         break;
       case Outcome.Unknown:
         this.#counts.unknown += 1;
