@@ -64,6 +64,14 @@ describe('toolResultForModel: what the model reads for each outcome', () => {
       '[CIRCUIT_OPEN] The tool "search" is unavailable for 30 s after repeated failures; it was not run. Use another way to proceed.',
       true,
     ],
+    [
+      'a half-open circuit whose trial is in flight: for now, not 0 s',
+      ToolResponse.error('CIRCUIT_OPEN', 'trial in flight', {
+        retryAfterMs: 0,
+      }),
+      '[CIRCUIT_OPEN] The tool "search" is unavailable for now after repeated failures; it was not run. Use another way to proceed.',
+      true,
+    ],
   ])('%s', (_label, response, content, isError) => {
     expect(toolResultForModel(response, 'search')).toEqual({
       content,

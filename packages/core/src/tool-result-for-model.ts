@@ -62,8 +62,9 @@ export function toolResultForModel(
         return { content: response.text, isError: true };
       const { code, message, retryable, retryAfterMs } = response.errorInfo;
       if (code === 'CIRCUIT_OPEN') {
+        // 0 means a trial call is already testing the tool: it is unavailable only for now.
         const wait =
-          retryAfterMs === undefined
+          retryAfterMs === undefined || retryAfterMs <= 0
             ? 'for now'
             : `for ${seconds(retryAfterMs)}`;
         return {
