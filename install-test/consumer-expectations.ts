@@ -19,11 +19,12 @@ interface ExpectedCall {
   readonly code?: string;
 }
 
-/** The three calls both consumer scripts make, and how each must end. */
+/** The calls both consumer scripts make, and how each must end; the last needs @candor/builtins. */
 export const EXPECTED_CALLS: readonly ExpectedCall[] = [
   { tool: 'add', status: 'success', text: '5' },
   { tool: 'divide', status: 'success', text: '2' },
   { tool: 'divide', status: 'error', code: 'INVALID_PARAM' },
+  { tool: 'calculator', status: 'success', text: '14' },
 ];
 
 function isRecord(value: unknown): value is Record<string, unknown> {

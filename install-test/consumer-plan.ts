@@ -10,6 +10,7 @@ export type PackageManager =
  * here because the consumer scripts call `defineTool` themselves.
  */
 export const CONSUMER_PACKAGES = [
+  '@candor/builtins',
   '@candor/core',
   '@candor/registry',
   '@candor/testing',

@@ -21,6 +21,7 @@ const goodCalls = [
     code: 'INVALID_PARAM',
     text: 'b must not be zero',
   },
+  { tool: 'calculator', status: 'success', code: null, text: '14' },
 ];
 
 function report(overrides: Record<string, unknown> = {}): string {
@@ -67,25 +68,27 @@ describe('checkConsumerReport', () => {
       { tool: 'add', status: 'error', code: 'INTERNAL_ERROR', text: 'boom' },
       { tool: 'divide', status: 'success', code: null, text: '3' },
       { tool: 'divide', status: 'error', code: 'TIMEOUT', text: '' },
+      { tool: 'calculator', status: 'success', code: null, text: '14.0' },
     ];
     expect(checkConsumerReport(report({ calls }), expected)).toEqual([
       'call #1 (add): status error, expected success: boom',
       'call #1 (add): text "boom", expected "5"',
       'call #2 (divide): text "3", expected "2"',
       'call #3 (divide): code TIMEOUT, expected INVALID_PARAM',
+      'call #4 (calculator): text "14.0", expected "14"',
     ]);
   });
 
   it('fails a missing or extra call', () => {
     expect(
-      checkConsumerReport(report({ calls: goodCalls.slice(0, 2) }), expected),
-    ).toEqual(['made 2 calls, expected 3']);
+      checkConsumerReport(report({ calls: goodCalls.slice(0, 3) }), expected),
+    ).toEqual(['made 3 calls, expected 4']);
     expect(
       checkConsumerReport(
         report({ calls: [...goodCalls, goodCalls[0]] }),
         expected,
       ),
-    ).toEqual(['made 4 calls, expected 3', 'unexpected call #4']);
+    ).toEqual(['made 5 calls, expected 4', 'unexpected call #5']);
   });
 });
 

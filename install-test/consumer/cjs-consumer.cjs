@@ -11,6 +11,8 @@ const { dependencies = {} } = JSON.parse(
 // Required only when installed: a failing require of an installed package must fail the run.
 const registryModule =
   '@candor/registry' in dependencies ? require('@candor/registry') : undefined;
+const builtinsModule =
+  '@candor/builtins' in dependencies ? require('@candor/builtins') : undefined;
 
 function add({ a, b }) {
   return a + b;
@@ -47,6 +49,15 @@ async function main() {
     calls.push(
       summarise('divide', await registry.call('divide', { a: 1, b: 0 })),
     );
+    if (builtinsModule !== undefined) {
+      registry.register(builtinsModule.calculatorTool());
+      calls.push(
+        summarise(
+          'calculator',
+          await registry.call('calculator', { expression: '2 + 3 * 4' }),
+        ),
+      );
+    }
     registry.shutdown();
   } else {
     path = 'tools';
@@ -65,6 +76,18 @@ async function main() {
     calls.push(
       summarise('divide', await divide.run({ a: 1, b: 0 }, context('divide'))),
     );
+    if (builtinsModule !== undefined) {
+      const calculator = builtinsModule.calculatorTool();
+      calls.push(
+        summarise(
+          'calculator',
+          await calculator.run(
+            { expression: '2 + 3 * 4' },
+            context('calculator'),
+          ),
+        ),
+      );
+    }
   }
   console.log(
     JSON.stringify({ node: process.version, module: 'commonjs', path, calls }),

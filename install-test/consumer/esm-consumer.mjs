@@ -13,6 +13,10 @@ const registryModule =
   '@candor/registry' in dependencies
     ? await import('@candor/registry')
     : undefined;
+const builtinsModule =
+  '@candor/builtins' in dependencies
+    ? await import('@candor/builtins')
+    : undefined;
 
 function add({ a, b }) {
   return a + b;
@@ -48,6 +52,15 @@ if (typeof registryModule?.ToolRegistry === 'function') {
   calls.push(
     summarise('divide', await registry.call('divide', { a: 1, b: 0 })),
   );
+  if (builtinsModule !== undefined) {
+    registry.register(builtinsModule.calculatorTool());
+    calls.push(
+      summarise(
+        'calculator',
+        await registry.call('calculator', { expression: '2 + 3 * 4' }),
+      ),
+    );
+  }
   registry.shutdown();
 } else {
   path = 'tools';
@@ -66,6 +79,18 @@ if (typeof registryModule?.ToolRegistry === 'function') {
   calls.push(
     summarise('divide', await divide.run({ a: 1, b: 0 }, context('divide'))),
   );
+  if (builtinsModule !== undefined) {
+    const calculator = builtinsModule.calculatorTool();
+    calls.push(
+      summarise(
+        'calculator',
+        await calculator.run(
+          { expression: '2 + 3 * 4' },
+          context('calculator'),
+        ),
+      ),
+    );
+  }
 }
 
 console.log(
