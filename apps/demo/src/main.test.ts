@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { LlmTestServer } from '@candor/testing';
@@ -63,6 +64,38 @@ describe('pnpm demo', () => {
     has('run finished: completed');
     expect(stdout).not.toContain('\u001b[');
     expect(stdout).not.toContain('Infinity');
+  });
+
+  it('prints what the README quick start shows', async () => {
+    const readme = readFileSync(
+      join(demoRoot, '..', '..', 'README.md'),
+      'utf8',
+    );
+    const block =
+      /## Quick start[\s\S]*?```text\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const shown = block.split('\n').filter((line) => line.trim() !== '');
+    expect(shown.length).toBeGreaterThan(10);
+    const { stdout } = await runDemo();
+    // Times vary from run to run; the README trims long texts with "…".
+    const normalise = (line: string): string =>
+      line.replace(/t=\s*\d+ ms/g, 't=N ms').trim();
+    const output = stdout.split('\n').map(normalise);
+    for (const line of shown) {
+      const pieces = normalise(line)
+        .split('…')
+        .map((piece) => piece.trim())
+        .filter((piece) => piece !== '');
+      const found = output.some((candidate) => {
+        let from = 0;
+        for (const piece of pieces) {
+          const at = candidate.indexOf(piece, from);
+          if (at < 0) return false;
+          from = at + piece.length;
+        }
+        return true;
+      });
+      expect(found, `README line not in the demo output: ${line}`).toBe(true);
+    }
   });
 
   it('prints JSON lines with --json', async () => {
