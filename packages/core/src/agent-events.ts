@@ -7,7 +7,7 @@ import {
 } from './chat-model.ts';
 import { type ModelErrorKind } from './model-error.ts';
 import { type BudgetExhaustion, type RecordedError } from './error-budget.ts';
-import { type ModelVisibleResult } from './tool-result-for-model.ts';
+import type { ModelVisibleResult } from '@candor/tools';
 
 /** Why a run stopped. */
 export type StopReason =

@@ -1,5 +1,10 @@
 import { type ToolRegistry } from '@candor/registry';
-import { type Logger, outcomeOf, silentLogger } from '@candor/tools';
+import {
+  type Logger,
+  outcomeOf,
+  silentLogger,
+  toolResultForModel,
+} from '@candor/tools';
 import {
   type AgentEvent,
   type AgentRunResult,
@@ -16,7 +21,6 @@ import {
 } from './chat-model.ts';
 import { ErrorBudget, type ErrorBudgetOptions } from './error-budget.ts';
 import { ModelError } from './model-error.ts';
-import { toolResultForModel } from './tool-result-for-model.ts';
 
 /** Options of {@link Agent}. */
 export interface AgentOptions {

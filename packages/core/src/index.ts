@@ -30,8 +30,9 @@ export type {
   ErrorBudgetOptions,
   RecordedError,
 } from './error-budget.ts';
-export { toolResultForModel } from './tool-result-for-model.ts';
-export type { ModelVisibleResult } from './tool-result-for-model.ts';
+// Re-exported from @candor/tools, where every surface that shows a result to a model can reach it.
+export { toolResultForModel } from '@candor/tools';
+export type { ModelVisibleResult } from '@candor/tools';
 export { lastToolResult, scriptedModel } from './scripted-model.ts';
 export type {
   ScriptedModel,

@@ -49,3 +49,5 @@ export { ToolProtocolError } from './tool-protocol-error.ts';
 export { silentLogger } from './logger.ts';
 export type { Logger, LogMethod } from './logger.ts';
 export { CallAbort } from './call-abort.ts';
+export { toolResultForModel } from './tool-result-for-model.ts';
+export type { ModelVisibleResult } from './tool-result-for-model.ts';

@@ -1,4 +1,4 @@
-import { ToolResponse } from '@candor/tools';
+import { ToolResponse } from './tool-response.ts';
 import { describe, expect, it } from 'vitest';
 import { toolResultForModel } from './tool-result-for-model.ts';
 

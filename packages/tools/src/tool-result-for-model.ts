@@ -1,4 +1,5 @@
-import { outcomeOf, type ToolResponse } from '@candor/tools';
+import { outcomeOf } from './outcome-of.ts';
+import type { ToolResponse } from './tool-response.ts';
 
 /** What one tool response becomes for the model: the content, and whether it is an error. */
 export interface ModelVisibleResult {
