@@ -24,5 +24,6 @@ export type {
   ToolStartEvent,
 } from './registry-events.ts';
 export type { ToolTelemetryOptions } from './tool-telemetry.ts';
-export { SecretRedactor } from './redact.ts';
-export type { RedactOptions } from './redact.ts';
+// Re-exported from @candor/tools, where the one redaction lives.
+export { SecretRedactor } from '@candor/tools';
+export type { RedactOptions } from '@candor/tools';

@@ -11,6 +11,9 @@ import {
   type AnyToolDefinition,
   type JsonSchema,
   type OpenAIToolSpec,
+  type RedactOptions,
+  scrubSecrets,
+  SecretRedactor,
   CallAbort,
   defineTool,
   isToolDefinition,
@@ -29,7 +32,6 @@ import { type Span } from '@opentelemetry/api';
 import { z } from 'zod';
 import { normaliseLegacy, normaliseStructured } from './normalise-response.ts';
 import { parseArguments } from './parse-arguments.ts';
-import { type RedactOptions, scrubSecrets, SecretRedactor } from './redact.ts';
 import {
   type CallStage,
   RegistryEmitter,

@@ -51,3 +51,5 @@ export type { Logger, LogMethod } from './logger.ts';
 export { CallAbort } from './call-abort.ts';
 export { toolResultForModel } from './tool-result-for-model.ts';
 export type { ModelVisibleResult } from './tool-result-for-model.ts';
+export { scrubSecrets, SecretRedactor } from './secret-redactor.ts';
+export type { RedactOptions } from './secret-redactor.ts';

@@ -16,13 +16,17 @@ const SECRET_PARTS = [
   'privatekey',
   'accesskey',
   'credential',
+  'bearer',
 ];
 
 function normalise(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/** How the registry recognises secret-looking keys; `extraKeys` adds the caller's own. */
+/**
+ * How secret-looking keys are recognised; `extraKeys` adds the caller's own. One redactor serves
+ * every surface (logs, events, spans, `context.params`, model-visible text), so they agree.
+ */
 export interface RedactOptions {
   readonly extraKeys?: readonly (string | RegExp)[];
 }
@@ -114,7 +118,7 @@ export class SecretRedactor {
     depth: number,
     walk: { readonly seen: WeakSet<object>; readonly found: string[] },
   ): void {
-    const { seen, found } = walk;
+    const { seen } = walk;
     if (
       typeof value !== 'object' ||
       value === null ||
@@ -126,13 +130,40 @@ export class SecretRedactor {
     seen.add(value);
     for (const [key, item] of Object.entries(value)) {
       if (this.isSecretKey(key)) {
-        if (typeof item === 'string' && item.length >= 4) found.push(item);
-        if (typeof item === 'number') found.push(String(item));
+        // Everything under a secret key is secret, including the leaves of a nested object
+        // (`auth: { user, pass }`), since redact() censors that whole object.
+        collectLeaves(item, depth + 1, walk);
       } else {
         this.#collect(item, depth + 1, walk);
       }
     }
   }
+}
+
+function collectLeaves(
+  value: unknown,
+  depth: number,
+  walk: { readonly seen: WeakSet<object>; readonly found: string[] },
+): void {
+  if (typeof value === 'string') {
+    // Shorter values would scrub ordinary words out of messages.
+    if (value.length >= 4) walk.found.push(value);
+    return;
+  }
+  if (typeof value === 'number') {
+    walk.found.push(String(value));
+    return;
+  }
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    walk.seen.has(value) ||
+    depth >= MAX_DEPTH
+  ) {
+    return;
+  }
+  walk.seen.add(value);
+  for (const item of Object.values(value)) collectLeaves(item, depth + 1, walk);
 }
 
 /** Replaces every occurrence of each secret in `text`. */
