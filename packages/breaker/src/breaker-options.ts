@@ -21,11 +21,11 @@ export interface BreakerTelemetryOptions {
 /** How one tool's breaker behaves. Every field is optional; see {@link breakerDefaults}. */
 export interface BreakerOptions {
   /**
-   * The tool's own time budget in ms. The breaker's backstop fires at `timeoutMs + graceMs`, so
-   * it only ends calls that outlive the caller's own timeout. Default 30 000.
+   * The tool's own time budget in ms. `execute()` ends a call at `timeoutMs + graceMs`; callers
+   * of `admit()` (the registry) own their call's deadline instead. Default 30 000.
    */
   timeoutMs?: number;
-  /** Extra ms the backstop waits past `timeoutMs`. Default 1 000. */
+  /** Extra ms `execute()` waits past `timeoutMs`. Default 1 000. */
   graceMs?: number;
   /** How long the breaker stays open before it lets one trial call through. Default 30 000. */
   resetTimeoutMs?: number;
@@ -96,7 +96,7 @@ export const breakerDefaults = Object.freeze({
   enabled: true,
 });
 
-// Node clamps longer timer delays to 1 ms, which would fire the backstop at once.
+// Node clamps longer timer delays to 1 ms, which would end every call at once.
 const MAX_TIMER_MS = 2_147_483_647;
 
 const knownKeys: ReadonlySet<string> = new Set([

@@ -1,5 +1,4 @@
-import { describeThrown } from '@candor/errors';
-import { ToolResponse } from '@candor/tools';
+import { type ErrorResponse, ToolResponse } from '@candor/tools';
 
 function seconds(ms: number): string {
   const value = Math.ceil(ms / 1000);
@@ -12,7 +11,7 @@ function seconds(ms: number): string {
  */
 export const breakerResponses = {
   /** Refused while open: the tool was not run. */
-  open(tool: string, retryAfterMs: number): ToolResponse {
+  open(tool: string, retryAfterMs: number): ErrorResponse {
     return ToolResponse.error(
       'CIRCUIT_OPEN',
       `Tool "${tool}" is temporarily disabled after repeated failures and was not run; try again in ${seconds(retryAfterMs)}.`,
@@ -21,7 +20,7 @@ export const breakerResponses = {
   },
 
   /** Refused while half-open because the one trial call is still running. */
-  trialInFlight(tool: string): ToolResponse {
+  trialInFlight(tool: string): ErrorResponse {
     return ToolResponse.error(
       'CIRCUIT_OPEN',
       `Tool "${tool}" is recovering from repeated failures: one trial call is testing it, so this call was not run; try again shortly.`,
@@ -30,7 +29,7 @@ export const breakerResponses = {
   },
 
   /** Refused because an operator forced the breaker open. */
-  forcedOpen(tool: string): ToolResponse {
+  forcedOpen(tool: string): ErrorResponse {
     return ToolResponse.error(
       'CIRCUIT_OPEN',
       `Tool "${tool}" has been switched off for now (circuit forced open) and was not run.`,
@@ -39,7 +38,7 @@ export const breakerResponses = {
   },
 
   /** Refused because the breaker was shut down; it will not come back. */
-  shutDown(tool: string): ToolResponse {
+  shutDown(tool: string): ErrorResponse {
     return ToolResponse.error(
       'CIRCUIT_OPEN',
       `The circuit breaker for tool "${tool}" has been shut down, so the tool was not run.`,
@@ -47,8 +46,8 @@ export const breakerResponses = {
     );
   },
 
-  /** The backstop ended a call that outlived the tool's own timeout. */
-  backstopTimeout(tool: string, backstopMs: number): ToolResponse {
+  /** `execute()`'s deadline ended a call that outlived the tool's own timeout. */
+  backstopTimeout(tool: string, backstopMs: number): ErrorResponse {
     return ToolResponse.error(
       'TIMEOUT',
       `Tool "${tool}" did not finish within ${backstopMs} ms and was stopped.`,
@@ -57,7 +56,7 @@ export const breakerResponses = {
   },
 
   /** The caller cancelled the call; it says nothing about the tool's health. */
-  cancelled(tool: string, started: boolean): ToolResponse {
+  cancelled(tool: string, started: boolean): ErrorResponse {
     return ToolResponse.error(
       'EXECUTION_ERROR',
       started
@@ -67,16 +66,8 @@ export const breakerResponses = {
     );
   },
 
-  /** The tool threw instead of returning a response. */
-  thrown(tool: string, thrown: unknown): ToolResponse {
-    return ToolResponse.error(
-      'INTERNAL_ERROR',
-      `Tool "${tool}" threw instead of returning a response: ${describeThrown(thrown)}`,
-    );
-  },
-
   /** The tool resolved with something that is not a ToolResponse. */
-  notAResponse(tool: string): ToolResponse {
+  notAResponse(tool: string): ErrorResponse {
     return ToolResponse.error(
       'INTERNAL_ERROR',
       `Tool "${tool}" resolved with a value that is not a ToolResponse.`,
@@ -84,7 +75,7 @@ export const breakerResponses = {
   },
 
   /** The breaker itself was misused or failed; never counted. */
-  misuse(tool: string, message: string): ToolResponse {
+  misuse(tool: string, message: string): ErrorResponse {
     return ToolResponse.error(
       'INTERNAL_ERROR',
       `The circuit breaker for tool "${tool}" could not run the call: ${message}`,

@@ -17,10 +17,15 @@ export { BreakerRegistry } from './breaker-registry.ts';
 export { BreakerState } from './breaker-state.ts';
 export { countsAsFailure } from './counts-as-failure.ts';
 export { createToolBreaker } from './tool-breaker.ts';
+export { runWithDeadline } from './run-with-deadline.ts';
+export type { DeadlineRun } from './run-with-deadline.ts';
 export type {
+  Admission,
   BreakerSnapshot,
   BreakerWindow,
   ExecuteOptions,
+  RecordOptions,
+  Refusal,
   StateChange,
   ToolBreaker,
 } from './tool-breaker.ts';

@@ -198,20 +198,25 @@ describe('classification and pass-through', () => {
     expect(breaker.snapshot().window.calls).toBe(0);
   });
 
-  it('4. a throw inside the tool becomes a counted INTERNAL_ERROR without a stack trace', async () => {
-    const breaker = make({ minimumCalls: 2 });
+  it('4. a throw inside the tool is classified like the registry does (classifyError), counted, without a stack trace', async () => {
+    const breaker = make({ minimumCalls: 3 });
     const thrown = await breaker.execute(async () => {
       throw new Error('database connection lost');
     });
-    expect(codeOf(thrown)).toBe('INTERNAL_ERROR');
+    expect(codeOf(thrown)).toBe('EXECUTION_ERROR');
     expect(thrown.text).toContain('database connection lost');
     expect(thrown.text).not.toMatch(/\n\s*at /);
     // A synchronous throw from a non-async function is caught at the same boundary.
     const syncThrow = await breaker.execute(() => {
       throw new TypeError('bad state');
     });
-    expect(codeOf(syncThrow)).toBe('INTERNAL_ERROR');
-    expect(breaker.snapshot().window).toMatchObject({ calls: 2, failures: 2 });
+    expect(codeOf(syncThrow)).toBe('EXECUTION_ERROR');
+    // The same code the registry gives: a reset connection is the network's fault, not ours.
+    const reset = await breaker.execute(async () => {
+      throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    });
+    expect(codeOf(reset)).toBe('NETWORK_ERROR');
+    expect(breaker.snapshot().window).toMatchObject({ calls: 3, failures: 3 });
     expect(breaker.state).toBe('open');
   });
 
@@ -636,6 +641,6 @@ describe('events, controls and lifecycle', () => {
     const thrown = await breaker.execute(async () => {
       throw new Error('still normalised');
     });
-    expect(codeOf(thrown)).toBe('INTERNAL_ERROR');
+    expect(codeOf(thrown)).toBe('EXECUTION_ERROR');
   });
 });

@@ -1,5 +1,10 @@
 import { describeThrown, type ToolErrorCode } from '@candor/errors';
-import { type CallAbort, type Logger, type ToolResponse } from '@candor/tools';
+import {
+  CallAbort,
+  type ErrorResponse,
+  type Logger,
+  type ToolResponse,
+} from '@candor/tools';
 import CircuitBreaker from 'opossum';
 import {
   type BreakerOptions,
@@ -12,19 +17,20 @@ import { type BreakerState } from './breaker-state.ts';
 import { bucketTicker, type TickerLease } from './bucket-ticker.ts';
 import { CountedFailure } from './counted-failure.ts';
 import { countsAsFailure } from './counts-as-failure.ts';
-import { PendingCall } from './pending-call.ts';
+import { checkedResponse } from './checked-response.ts';
+import { runWithDeadline } from './run-with-deadline.ts';
 
 /** What a breaker's rolling window holds right now. */
 export interface BreakerWindow {
   /** Every call the breaker saw in the window, refused ones included (the rate's denominator). */
   calls: number;
-  /** Calls counted as failures: counted ERROR codes, throws and backstop timeouts. */
+  /** Calls counted as failures: counted ERROR codes, throws and deadline timeouts. */
   failures: number;
   /** Calls that ended without counting as failures (success, partial, non-counted errors). */
   successes: number;
   /** Calls refused with CIRCUIT_OPEN by the breaker's own state. */
   rejected: number;
-  /** Calls the backstop timeout ended; each is also in `failures`, once. */
+  /** Calls their deadline ended; each is also in `failures`, once. */
   timeouts: number;
   /** `failures / calls * 100`, or 0 for an empty window. */
   failureRatePct: number;
@@ -55,18 +61,75 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
 }
 
-/** A circuit breaker for one tool. Create one with {@link createToolBreaker} or a `BreakerRegistry`. */
+/** Options of {@link Admission.record}. */
+export interface RecordOptions {
+  /** The call's deadline ended it (counted in the window's `timeouts` as well as its failures). */
+  readonly timedOut?: boolean;
+}
+
+/**
+ * A call the breaker let through. Its owner runs the call, then records the outcome exactly once;
+ * later records are ignored. A call that is admitted and never recorded holds a half-open
+ * breaker's trial slot forever, so record in a `finally`.
+ */
+export interface Admission {
+  readonly admitted: true;
+  /**
+   * Counts the call's outcome: a failure when {@link countsAsFailure} says so, else a success
+   * (opossum has no neutral outcome). Synchronous: the state has changed when it returns.
+   */
+  record(response: ToolResponse, options?: RecordOptions): void;
+}
+
+/** A call the breaker refused; the tool must not run. */
+export interface Refusal {
+  readonly admitted: false;
+  /** The CIRCUIT_OPEN response to return in its place. */
+  readonly response: ErrorResponse;
+  /**
+   * When a call may be admitted again, in ms: from the open timestamp while open, 0 while a
+   * half-open trial is in flight, `undefined` while forced open or shut down.
+   */
+  readonly retryAfterMs: number | undefined;
+}
+
+/**
+ * A circuit breaker for one tool. Create one with {@link createToolBreaker} or a `BreakerRegistry`.
+ *
+ * The seam is {@link ToolBreaker.admit}: the breaker only decides whether a call may run and
+ * counts how it ended. Whoever runs the call (the registry, or {@link ToolBreaker.execute} for
+ * standalone use) owns its one deadline, its cancellation and the classification of what it threw.
+ */
 export interface ToolBreaker {
+  /** The tool's name. */
   readonly name: string;
+  /** The observable state, computed now. */
   readonly state: BreakerState;
   /**
-   * Runs `run` through the breaker. `run` receives a per-call AbortSignal (linked to
-   * `options.signal`; aborted by the backstop timeout with a DOMException 'TimeoutError' reason).
-   * It never rejects: open → CIRCUIT_OPEN response (retryAfterMs from our own open timestamp; 0
-   * when half-open with a trial in flight) WITHOUT calling run; backstop timeout → TIMEOUT
-   * response; a throw from run → INTERNAL_ERROR response (counted); shutdown → a CIRCUIT_OPEN
-   * response saying the breaker is shut down. Success, partial and non-counted error responses
-   * come back as the SAME object.
+   * Asks to run one call. An {@link Admission} must be recorded exactly once; a {@link Refusal}
+   * carries the CIRCUIT_OPEN response (with `retryAfterMs`) to return instead. Never throws.
+   *
+   * @example
+   * ```ts
+   * const admission = breaker.admit();
+   * if (!admission.admitted) return admission.response;
+   * let response = internalError;
+   * try {
+   *   response = await runTheTool();
+   * } finally {
+   *   admission.record(response);
+   * }
+   * ```
+   */
+  admit(): Admission | Refusal;
+  /**
+   * Runs `run` through the breaker, for callers without the registry: admit, run once under a
+   * deadline of `timeoutMs + graceMs`, record. `run` receives a per-call `CallAbort` (following
+   * `options.signal`; aborted by the deadline with a DOMException 'TimeoutError' reason). It never
+   * rejects: refused → CIRCUIT_OPEN response WITHOUT calling run; deadline → TIMEOUT; a throw from
+   * run → the response `classifyError` gives (ECONNRESET → NETWORK_ERROR); a value that is not a
+   * ToolResponse → INTERNAL_ERROR. Success, partial and error responses come back as the SAME
+   * object.
    */
   execute(
     run: (abort: CallAbort) => Promise<ToolResponse>,
@@ -82,19 +145,90 @@ export interface ToolBreaker {
   shutdown(): void;
 }
 
-type Circuit = CircuitBreaker<[PendingCall], ToolResponse>;
+/**
+ * What opossum's action returns for one admitted call: a thenable whose callbacks the owner's
+ * `record()` calls, so opossum counts the outcome synchronously, with no timer and no promise of
+ * our own. opossum 9 calls `result.then(onSuccess).catch(onFailure)` on the action's result.
+ */
+class Outcome implements Admission {
+  readonly admitted = true;
+  #onSuccess: ((value: unknown) => void) | undefined;
+  #onFailure: ((error: unknown) => void) | undefined;
+  #recorded = false;
+  readonly #breaker: OpossumToolBreaker;
 
-function failureCode(error: unknown): ToolErrorCode | undefined {
-  if (error instanceof CountedFailure && error.response.status === 'error') {
-    return error.response.errorInfo.code;
+  constructor(breaker: OpossumToolBreaker) {
+    this.#breaker = breaker;
   }
-  return opossumCode(error) === 'ETIMEDOUT' ? 'TIMEOUT' : undefined;
+
+  /** Whether opossum ran the action, that is: admitted the call. */
+  get started(): boolean {
+    return this.#onSuccess !== undefined;
+  }
+
+  link(): Thenable {
+    // A separate object: an Admission must never itself be a thenable, or `await admit()` hangs.
+    return {
+      then: (onSuccess: (value: unknown) => void) => {
+        this.#onSuccess = onSuccess;
+        return {
+          catch: (onFailure: (error: unknown) => void) => {
+            this.#onFailure = onFailure;
+          },
+        };
+      },
+    };
+  }
+
+  record(response: ToolResponse, options?: RecordOptions): void {
+    if (this.#recorded) return;
+    this.#recorded = true;
+    this.#breaker.settle(response, options?.timedOut === true, (failure) => {
+      if (failure === undefined) this.#onSuccess?.(response);
+      else this.#onFailure?.(failure);
+    });
+  }
 }
 
-function opossumCode(error: unknown): unknown {
-  return error instanceof Error && CircuitBreaker.isOurError(error)
-    ? (error as Error & { code?: unknown }).code
+interface Thenable {
+  then(onSuccess: (value: unknown) => void): {
+    catch(onFailure: (error: unknown) => void): void;
+  };
+}
+
+// A disabled breaker admits everything and records nothing.
+const passThrough: Admission = Object.freeze({
+  admitted: true as const,
+  record: () => undefined,
+});
+
+function ignore(): void {
+  // opossum's own promise for a fire(); the outcome is read from our Outcome instead.
+}
+
+type Circuit = CircuitBreaker<[Outcome]>;
+
+function failureCode(error: unknown): ToolErrorCode | undefined {
+  return error instanceof CountedFailure && error.response.status === 'error'
+    ? error.response.errorInfo.code
     : undefined;
+}
+
+function refusal(
+  response: ErrorResponse,
+  retryAfterMs: number | undefined,
+): Refusal {
+  return { admitted: false, response, retryAfterMs };
+}
+
+/** The caller's signal, read once and defensively: a hostile options object cannot throw here. */
+function readSignal(options: ExecuteOptions): AbortSignal | undefined {
+  try {
+    const signal: unknown = options.signal;
+    return signal instanceof AbortSignal ? signal : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 class OpossumToolBreaker implements ToolBreaker {
@@ -157,17 +291,13 @@ class OpossumToolBreaker implements ToolBreaker {
   #createCircuit(lease: TickerLease): Circuit {
     const options = this.#options;
     const circuit: Circuit = new CircuitBreaker(
-      async (call: PendingCall) => {
-        const response = await call.start();
-        if (countsAsFailure(response, options.failureCodes)) {
-          throw new CountedFailure(response);
-        }
-        return response;
-      },
+      // opossum's types ask for a Promise; it only ever calls then().catch() on the result.
+      (outcome: Outcome) => outcome.link() as unknown as Promise<unknown>,
       {
         name: this.name,
-        // The backstop: never `false`, or a hanging trial leaves the breaker half-open forever.
-        timeout: options.timeoutMs + options.graceMs,
+        // Off: the call's owner holds its one deadline, so every admitted call is recorded and a
+        // hanging trial still ends (see Admission).
+        timeout: false,
         resetTimeout: options.resetTimeoutMs,
         rollingCountTimeout: options.windowMs,
         rollingCountBuckets: options.buckets,
@@ -210,6 +340,53 @@ class OpossumToolBreaker implements ToolBreaker {
     return 'closed';
   }
 
+  admit(): Admission | Refusal {
+    if (this.#isShutdown) {
+      this.#count('rejected');
+      return refusal(breakerResponses.shutDown(this.name), undefined);
+    }
+    if (this.#forced > 0) {
+      this.#logger.debug({ state: 'open', forced: true }, 'call refused');
+      this.#count('rejected');
+      return refusal(breakerResponses.forcedOpen(this.name), undefined);
+    }
+    const circuit = this.#circuit;
+    // A pass-through breaker records nothing, in its window or in its metrics.
+    if (circuit === undefined) return passThrough;
+    const outcome = new Outcome(this);
+    let fired: Promise<unknown>;
+    try {
+      fired = circuit.fire(outcome);
+    } catch (error: unknown) {
+      return refusal(this.#misused(error), undefined);
+    }
+    fired.then(ignore, ignore);
+    if (outcome.started) return outcome;
+    // opossum refused without running the action: open, half-open with a trial out, or shut down.
+    this.#count('rejected');
+    if (circuit.isShutdown)
+      return refusal(breakerResponses.shutDown(this.name), undefined);
+    return this.#refused();
+  }
+
+  /** Counts one admitted call's outcome; `report` hands it on to opossum. Called by Outcome. */
+  settle(
+    response: ToolResponse,
+    timedOut: boolean,
+    report: (failure: CountedFailure | undefined) => void,
+  ): void {
+    if (!countsAsFailure(response, this.#options.failureCodes)) {
+      this.#count(response.status === 'error' ? 'ignored' : 'success');
+      report(undefined);
+      return;
+    }
+    this.#count('failure');
+    // opossum's window counts timeouts from its own 'timeout' event; its timer is off, so the
+    // deadline's timeouts are announced the same way.
+    if (timedOut) this.#circuit?.emit('timeout');
+    report(new CountedFailure(response));
+  }
+
   async execute(
     run: (abort: CallAbort) => Promise<ToolResponse>,
     options: ExecuteOptions = {},
@@ -224,73 +401,62 @@ class OpossumToolBreaker implements ToolBreaker {
       this.#count('rejected');
       return breakerResponses.shutDown(this.name);
     }
-    if (options.signal?.aborted === true) {
+    const signal = readSignal(options);
+    if (signal?.aborted === true) {
       return breakerResponses.cancelled(this.name, false);
     }
-    if (this.#forced > 0) {
-      this.#logger.debug({ state: 'open', forced: true }, 'call refused');
-      this.#count('rejected');
-      return breakerResponses.forcedOpen(this.name);
-    }
-    const call = new PendingCall({
-      tool: this.name,
-      run,
-      signal: options.signal,
-    });
+    const admission = this.admit();
+    if (!admission.admitted) return admission.response;
+    const abort = new CallAbort();
+    const unfollow = abort.follow(signal);
+    const deadlineMs = this.#options.timeoutMs + this.#options.graceMs;
+    let timedOut = false;
+    let response: ToolResponse = breakerResponses.misuse(
+      this.name,
+      'the call ended without a response',
+    );
     try {
-      const circuit = this.#circuit;
-      // A pass-through breaker records nothing, in its window or in its metrics.
-      if (circuit === undefined) return await call.start();
-      const response = await circuit.fire(call);
-      // Counted errors never resolve here: they reject as a CountedFailure.
-      this.#count(response.status === 'error' ? 'ignored' : 'success');
-      return response;
-    } catch (error: unknown) {
-      return this.#unwrap(error, call);
+      response = await runWithDeadline({
+        toolName: this.name,
+        timeoutMs: deadlineMs,
+        abort,
+        run,
+        accept: (value) => checkedResponse(this.name, value),
+        timedOut: () => {
+          timedOut = true;
+          return breakerResponses.backstopTimeout(this.name, deadlineMs);
+        },
+        cancelled: () => breakerResponses.cancelled(this.name, true),
+      });
     } finally {
-      call.dispose();
+      unfollow();
+      admission.record(response, { timedOut });
     }
+    return response;
   }
 
-  #unwrap(error: unknown, call: PendingCall): ToolResponse {
-    if (error instanceof CountedFailure) {
-      this.#count('failure');
-      return error.response;
-    }
-    const code = opossumCode(error);
-    switch (code) {
-      case 'EOPENBREAKER':
-        this.#count('rejected');
-        return this.#refused();
-      case 'ETIMEDOUT': {
-        this.#count('failure');
-        const backstopMs = this.#options.timeoutMs + this.#options.graceMs;
-        call.abortForTimeout(backstopMs);
-        return breakerResponses.backstopTimeout(this.name, backstopMs);
-      }
-      case 'ESHUTDOWN':
-        this.#count('rejected');
-        return breakerResponses.shutDown(this.name);
-      default:
-        this.#logger.error(
-          { error: describeThrown(error) },
-          'circuit breaker failed unexpectedly',
-        );
-        return breakerResponses.misuse(this.name, describeThrown(error));
-    }
+  #misused(error: unknown): ErrorResponse {
+    this.#logger.error(
+      { error: describeThrown(error) },
+      'circuit breaker failed unexpectedly',
+    );
+    return breakerResponses.misuse(this.name, describeThrown(error));
   }
 
-  #refused(): ToolResponse {
+  #refused(): Refusal {
     if (this.state === 'half_open') {
       this.#logger.debug(
         { state: 'half_open', retryAfterMs: 0 },
         'call refused',
       );
-      return breakerResponses.trialInFlight(this.name);
+      return refusal(breakerResponses.trialInFlight(this.name), 0);
     }
     const retryAfterMs = Math.max(0, this.#nextAttemptAt() - Date.now());
     this.#logger.debug({ state: 'open', retryAfterMs }, 'call refused');
-    return breakerResponses.open(this.name, retryAfterMs);
+    return refusal(
+      breakerResponses.open(this.name, retryAfterMs),
+      retryAfterMs,
+    );
   }
 
   #nextAttemptAt(): number {
@@ -358,7 +524,7 @@ class OpossumToolBreaker implements ToolBreaker {
     if (this.#isShutdown) return;
     this.#isShutdown = true;
     // opossum's shutdown removes its rotate listener and every listener on the circuit, and
-    // clears its reset timer. Calls still in flight finish; their backstop still applies.
+    // clears its reset timer. Calls still in flight finish; their deadline still applies.
     this.#circuit?.shutdown();
     this.#lease?.release();
     this.#publish();

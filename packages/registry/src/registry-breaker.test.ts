@@ -208,3 +208,65 @@ describe('shutdown', () => {
     );
   });
 });
+
+describe('one owner of the run', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('the call’s timeoutMs wins over the tool’s, with or without a breaker', async () => {
+    for (const breakerOption of [{}, false] as const) {
+      const registry = new ToolRegistry({ breaker: breakerOption });
+      registry.register(
+        defineTool({
+          name: 'slow',
+          description: 'Answers after 1.5 s',
+          input: z.object({}),
+          timeoutMs: 100,
+          run: () =>
+            new Promise<ToolResponse>((resolve) => {
+              setTimeout(() => {
+                resolve(ToolResponse.success('done'));
+              }, 1_500);
+            }),
+        }),
+      );
+      const pending = registry.call('slow', {}, { timeoutMs: 5_000 });
+      await vi.advanceTimersByTimeAsync(1_500);
+      const response = await pending;
+      expect(response.status).toBe('success');
+      expect(registry.health().every((s) => s.window.failures === 0)).toBe(
+        true,
+      );
+      registry.shutdown();
+    }
+  });
+
+  it('a deadline TIMEOUT is counted once, as a timeout, in the breaker’s window', async () => {
+    const registry = new ToolRegistry({ breaker: { minimumCalls: 5 } });
+    registry.register(
+      defineTool({
+        name: 'hang',
+        description: 'Never answers',
+        input: z.object({}),
+        timeoutMs: 100,
+        run: () => new Promise<ToolResponse>(() => undefined),
+      }),
+    );
+    const pending = registry.call('hang', {});
+    await vi.advanceTimersByTimeAsync(100);
+    const response = await pending;
+    expect(response.status === 'error' && response.errorInfo.code).toBe(
+      'TIMEOUT',
+    );
+    expect(registry.health()[0]?.window).toMatchObject({
+      calls: 1,
+      failures: 1,
+      timeouts: 1,
+    });
+    registry.shutdown();
+  });
+});

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   BreakerRegistry,
+  runWithDeadline,
   type BreakerOptions,
   type BreakerSnapshot,
   type BreakerState,
@@ -37,7 +38,7 @@ import {
   RegistryEmitter,
   type RegistryEvents,
 } from './registry-events.ts';
-import { runWithTimeout } from './run-with-timeout.ts';
+import { RunContext } from './run-context.ts';
 import { ToolTelemetry, type ToolTelemetryOptions } from './tool-telemetry.ts';
 
 /** What an approval gate is asked. `params` are censored. */
@@ -161,6 +162,8 @@ interface CallRequest {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+// Node clamps longer timer delays to 1 ms, which would time every call out at once.
+const MAX_TIMER_MS = 2_147_483_647;
 const DEFAULT_MAX_RESULT_CHARS = 200_000;
 const ANY_OBJECT = z.looseObject({});
 
@@ -383,45 +386,61 @@ export class ToolRegistry {
         return { stage: 'approval', response: refusal };
     }
 
-    const timeoutMs = positiveOr(
-      options.timeoutMs,
-      entry.tool.timeoutMs ?? this.#timeoutMs,
+    const timeoutMs = Math.min(
+      positiveOr(readTimeout(options), entry.tool.timeoutMs ?? this.#timeoutMs),
+      MAX_TIMER_MS,
     );
-    const run = (abort: CallAbort): Promise<ToolResponse> =>
-      runWithTimeout({
+    const signal = readSignal(options);
+    if (signal?.aborted === true) {
+      return { stage: 'run', response: cancelledBeforeStart(toolName) };
+    }
+    const breaker = this.#breakerFor(entry);
+    const breakerState = breaker?.state;
+    const admission = breaker === undefined ? undefined : breaker.admit();
+    if (admission !== undefined && !admission.admitted) {
+      return {
+        stage: 'breaker',
+        response: admission.response,
+        ...(breakerState === undefined ? {} : { breakerState }),
+      };
+    }
+    const abort = new CallAbort();
+    const unfollow = abort.follow(signal);
+    let timedOut = false;
+    let response: ToolResponse = ToolResponse.error(
+      'INTERNAL_ERROR',
+      `The registry failed while running "${toolName}".`,
+    );
+    try {
+      response = await runWithDeadline({
         toolName,
         timeoutMs,
         abort,
-        run: async (callAbort) => {
-          const value = await entry.tool.run(parsed.value, {
-            // A getter: the AbortSignal is only made if the tool reads it.
-            get signal() {
-              return callAbort.signal;
-            },
-            callId,
-            toolName,
-          });
-          return this.#checkOutput(entry, normaliseStructured(toolName, value));
+        run: (callAbort) =>
+          entry.tool.run(
+            parsed.value,
+            new RunContext(callAbort, callId, toolName),
+          ),
+        accept: (value) =>
+          this.#checkOutput(entry, normaliseStructured(toolName, value)),
+        timedOut: () => {
+          timedOut = true;
+          return ToolResponse.error(
+            'TIMEOUT',
+            `Tool "${toolName}" did not finish within ${timeoutMs} ms.`,
+          );
         },
+        cancelled: () => cancelledWhileRunning(toolName),
       });
-    const breaker = this.#breakerFor(entry);
-    if (breaker === undefined) {
-      const abort = new CallAbort();
-      const unfollow = abort.follow(options.signal);
-      try {
-        return { stage: 'run', response: await run(abort) };
-      } finally {
-        unfollow();
-      }
+    } finally {
+      unfollow();
+      // Exactly once, on every path: an admitted call that is never recorded would hold a
+      // half-open breaker's one trial slot forever.
+      admission?.record(response, { timedOut });
     }
-    const breakerState = breaker.state;
-    const response = await breaker.execute(
-      run,
-      options.signal === undefined ? {} : { signal: options.signal },
-    );
-    const rejected =
-      response.status === 'error' && response.errorInfo.code === 'CIRCUIT_OPEN';
-    return { stage: rejected ? 'breaker' : 'run', response, breakerState };
+    return breakerState === undefined
+      ? { stage: 'run', response }
+      : { stage: 'run', response, breakerState };
   }
 
   async #askApproval(
@@ -704,6 +723,40 @@ function scrub(
       message: scrubSecrets(response.errorInfo.message, secrets),
     },
   };
+}
+
+function cancelledBeforeStart(toolName: string): ToolResponse {
+  return ToolResponse.error(
+    'EXECUTION_ERROR',
+    `The call to "${toolName}" was cancelled by the caller before it started.`,
+    { cancelled: true, retryable: false },
+  );
+}
+
+function cancelledWhileRunning(toolName: string): ToolResponse {
+  return ToolResponse.error(
+    'EXECUTION_ERROR',
+    `The call to "${toolName}" was cancelled by the caller.`,
+    { cancelled: true, retryable: false },
+  );
+}
+
+/** The caller's signal, read once and defensively: hostile options cannot throw from here. */
+function readSignal(options: CallOptions): AbortSignal | undefined {
+  try {
+    const signal: unknown = options.signal;
+    return signal instanceof AbortSignal ? signal : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readTimeout(options: CallOptions): number | undefined {
+  try {
+    return options.timeoutMs;
+  } catch {
+    return undefined;
+  }
 }
 
 function positiveOr(value: number | undefined, fallback: number): number {

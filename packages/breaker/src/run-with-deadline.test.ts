@@ -1,0 +1,103 @@
+import { CallAbort, ToolResponse } from '@candor/tools';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { deadlines } from './deadlines.ts';
+import { type DeadlineRun, runWithDeadline } from './run-with-deadline.ts';
+
+function options(
+  run: DeadlineRun['run'],
+  abort = new CallAbort(),
+): DeadlineRun {
+  return {
+    toolName: 't',
+    timeoutMs: 1_000,
+    abort,
+    run,
+    accept: (value) => value as ToolResponse,
+    timedOut: () => ToolResponse.error('TIMEOUT', 'late'),
+    cancelled: () =>
+      ToolResponse.error('EXECUTION_ERROR', 'cancelled', { cancelled: true }),
+  };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('runWithDeadline', () => {
+  it('sets no timer for a tool that answers synchronously', () => {
+    const ok = ToolResponse.success('ok');
+    expect(runWithDeadline(options(() => ok))).toBe(ok);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('shares one timer between concurrent calls of the same limit, and holds none after', async () => {
+    const pending = Array.from({ length: 50 }, () =>
+      Promise.resolve(
+        runWithDeadline(options(() => new Promise(() => undefined))),
+      ),
+    );
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const responses = await Promise.all(pending);
+    expect(responses.every((r) => r.status === 'error')).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(deadlines.armed()).toBe(0);
+  });
+
+  it('a later call of the same limit still times out at its own deadline', async () => {
+    const first = runWithDeadline(options(() => new Promise(() => undefined)));
+    await vi.advanceTimersByTimeAsync(400);
+    let second: ToolResponse | undefined;
+    void Promise.resolve(
+      runWithDeadline(options(() => new Promise(() => undefined))),
+    ).then((r) => (second = r));
+    await vi.advanceTimersByTimeAsync(600);
+    expect((await first).status).toBe('error');
+    expect(second).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(400);
+    expect(second?.status === 'error' && second.errorInfo.code).toBe('TIMEOUT');
+  });
+
+  it('settles as cancelled when the abort reason throws on every read', async () => {
+    const abort = new CallAbort();
+    const pending = runWithDeadline(
+      options(() => new Promise(() => undefined), abort),
+    );
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('no reads');
+        },
+      },
+    );
+    abort.abort(hostile);
+    const response = await pending;
+    expect(response.status === 'error' && response.errorInfo.cancelled).toBe(
+      true,
+    );
+  });
+
+  it('classifies a thrown ECONNRESET as NETWORK_ERROR, and a throwing thenable too', async () => {
+    const reset = await runWithDeadline(
+      options(() => {
+        throw Object.assign(new Error('reset'), { code: 'ECONNRESET' });
+      }),
+    );
+    expect(reset.status === 'error' && reset.errorInfo.code).toBe(
+      'NETWORK_ERROR',
+    );
+    const thenable = await runWithDeadline(
+      options(() => ({
+        then() {
+          throw new Error('bad thenable');
+        },
+      })),
+    );
+    expect(thenable.status).toBe('error');
+  });
+});
