@@ -1,3 +1,4 @@
+import { describeThrown } from '@candor/errors';
 import { type ToolResponse, ToolResponse as Responses } from '@candor/tools';
 
 const STATUSES: ReadonlySet<unknown> = new Set(['success', 'partial', 'error']);
@@ -20,26 +21,74 @@ function internal(toolName: string, problem: string): ToolResponse {
   );
 }
 
+/** A value read once into plain JSON, or why it cannot be. */
+export type JsonSnapshot =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly reason: string };
+
 /**
- * A structured tool's return value, checked against the protocol. Anything that is not a valid
+ * Reads `value` once into a plain JSON copy: each getter and Proxy trap runs once, and the copy
+ * cannot change afterwards. Cycles, BigInt and throwing getters or `toJSON` give a reason instead.
+ * `undefined` (and what `toJSON` turns into it) snapshots as `undefined`.
+ */
+export function snapshotJson(value: unknown): JsonSnapshot {
+  try {
+    const text: unknown = JSON.stringify(value);
+    // JSON.stringify returns undefined for undefined, functions and symbols at the top.
+    return {
+      ok: true,
+      value:
+        typeof text === 'string' ? (JSON.parse(text) as unknown) : undefined,
+    };
+  } catch (error: unknown) {
+    return { ok: false, reason: describeThrown(error) };
+  }
+}
+
+function describeKind(value: unknown): string {
+  return value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : `a ${typeof value}`;
+}
+
+/**
+ * A structured tool's return value, checked against the protocol. The value is read once into a
+ * JSON copy; only the copy is validated and returned, so a getter that changes or throws on a
+ * later read cannot reach past this point. Anything that is not a valid, JSON-safe
  * `ToolResponse` becomes INTERNAL_ERROR naming what was wrong.
  */
 export function normaliseStructured(
   toolName: string,
-  value: unknown,
+  returned: unknown,
 ): ToolResponse {
+  if (typeof returned !== 'object' || returned === null) {
+    return internal(
+      toolName,
+      `expected a ToolResponse, got ${describeKind(returned)}`,
+    );
+  }
+  const snapshot = snapshotJson(returned);
+  if (!snapshot.ok) {
+    return internal(
+      toolName,
+      `the response cannot be serialised to JSON (${snapshot.reason})`,
+    );
+  }
+  return checkCopy(toolName, snapshot.value);
+}
+
+function checkCopy(toolName: string, value: unknown): ToolResponse {
   if (!looksLikeToolResponse(value)) {
-    const kind =
-      value === null
-        ? 'null'
-        : Array.isArray(value)
-          ? 'an array'
-          : `a ${typeof value}`;
-    return internal(toolName, `expected a ToolResponse, got ${kind}`);
+    return internal(
+      toolName,
+      `expected a ToolResponse, got ${describeKind(value)}`,
+    );
   }
   const parsed = Responses.safeParse(value);
   return parsed.success
-    ? (value as ToolResponse)
+    ? parsed.response
     : internal(toolName, parsed.error.message);
 }
 
@@ -51,13 +100,16 @@ export function normaliseLegacy(
   toolName: string,
   value: unknown,
 ): ToolResponse {
-  if (looksLikeToolResponse(value)) return normaliseStructured(toolName, value);
   switch (typeof value) {
     case 'string':
       return Responses.success(value);
     case 'undefined':
       return Responses.success('The tool finished and returned no value.');
     case 'number':
+      // NaN and Infinity are not JSON: they travel as text only.
+      return Number.isFinite(value)
+        ? Responses.success(String(value), { data: value })
+        : Responses.success(String(value), { data: String(value) });
     case 'boolean':
       return Responses.success(String(value), { data: value });
     case 'bigint':
@@ -68,18 +120,19 @@ export function normaliseLegacy(
     case 'object': {
       if (value === null)
         return Responses.success('The tool returned null.', { data: null });
-      let text: string | undefined;
-      try {
-        text = JSON.stringify(value);
-      } catch (error: unknown) {
-        const reason =
-          error instanceof Error ? error.message : 'not serialisable';
+      const snapshot = snapshotJson(value);
+      if (!snapshot.ok) {
         return internal(
           toolName,
-          `the returned value cannot be serialised to JSON (${reason})`,
+          `the returned value cannot be serialised to JSON (${snapshot.reason})`,
         );
       }
-      return Responses.success(text, { data: value });
+      const copy = snapshot.value;
+      if (looksLikeToolResponse(copy)) return checkCopy(toolName, copy);
+      if (copy === undefined) {
+        return Responses.success('The tool finished and returned no value.');
+      }
+      return Responses.success(JSON.stringify(copy), { data: copy });
     }
   }
 }

@@ -1,14 +1,16 @@
+import { describeThrown } from '@candor/errors';
 import { type z } from 'zod';
 import { type ToolResponse, ToolResponse as Responses } from '@candor/tools';
 
-/** The outcome of {@link parseArguments}: the validated input, or the response for the model. */
+/** The outcome of {@link decodeArguments} and {@link validateArguments}: the validated input, or the response for the model. */
 export type ParsedArguments =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly response: ToolResponse };
 
 const MAX_ISSUES = 10;
 
-function decode(args: unknown): ParsedArguments {
+/** Decodes the arguments once: a JSON string is parsed, anything else is taken as it is. */
+export function decodeArguments(args: unknown): ParsedArguments {
   if (args === undefined || (typeof args === 'string' && args.trim() === '')) {
     return { ok: true, value: {} };
   }
@@ -36,16 +38,26 @@ function describeIssue(issue: z.core.$ZodIssue): {
 }
 
 /**
- * Decodes a JSON string or an object and validates it against the tool's schema. Failures name
- * each field and what is wrong with it, never the values themselves.
+ * Validates decoded arguments against the tool's schema. Failures name each field and what is
+ * wrong with it, never the values themselves. Arguments whose reads throw are invalid too.
  */
-export async function parseArguments(
+export async function validateArguments(
   schema: z.ZodType,
-  args: unknown,
+  decoded: ParsedArguments,
 ): Promise<ParsedArguments> {
-  const decoded = decode(args);
   if (!decoded.ok) return decoded;
-  const result = await schema.safeParseAsync(decoded.value);
+  let result: z.ZodSafeParseResult<unknown>;
+  try {
+    result = await schema.safeParseAsync(decoded.value);
+  } catch (error: unknown) {
+    return {
+      ok: false,
+      response: Responses.error(
+        'INVALID_PARAM',
+        `The arguments could not be read (${describeThrown(error)}). Send a JSON object that matches the tool's schema.`,
+      ),
+    };
+  }
   if (result.success) return { ok: true, value: result.data };
   const issues = result.error.issues.slice(0, MAX_ISSUES).map(describeIssue);
   const summary = issues

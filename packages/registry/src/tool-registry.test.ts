@@ -384,11 +384,16 @@ describe('7. timing and context', () => {
     });
   });
 
-  it('generates a callId when none is given', async () => {
+  it('generates a unique callId when none is given', async () => {
     const { registry } = setup();
     registry.register(echo);
-    const response = await registry.call('echo', { message: 'x' });
-    expect(response.context?.callId).toMatch(/^call_[0-9a-f-]{36}$/);
+    const ids = new Set<unknown>();
+    for (let i = 0; i < 100; i++) {
+      const response = await registry.call('echo', { message: 'x' });
+      expect(response.context?.callId).toMatch(/^call_[0-9a-f]{8}_[0-9a-z]+$/);
+      ids.add(response.context?.callId);
+    }
+    expect(ids.size).toBe(100);
   });
 });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { describeThrown } from '@candor/errors';
 import {
   BreakerRegistry,
   runWithDeadline,
@@ -32,7 +33,12 @@ import {
 import { type Span } from '@opentelemetry/api';
 import { z } from 'zod';
 import { normaliseLegacy, normaliseStructured } from './normalise-response.ts';
-import { parseArguments } from './parse-arguments.ts';
+import {
+  decodeArguments,
+  type ParsedArguments,
+  validateArguments,
+} from './parse-arguments.ts';
+import { snapshotJson } from './normalise-response.ts';
 import {
   type CallStage,
   RegistryEmitter,
@@ -156,9 +162,9 @@ interface StageResult {
 interface CallRequest {
   readonly toolName: string;
   readonly callId: string;
-  readonly args: unknown;
+  readonly decoded: ParsedArguments;
   readonly params: unknown;
-  readonly options: CallOptions;
+  readonly options: GivenOptions;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -244,7 +250,7 @@ export class ToolRegistry {
           });
     this.#events = new RegistryEmitter((error, event) => {
       this.#logger.error(
-        { event, error: describe(error) },
+        { event, error: describeThrown(error) },
         'registry event listener threw',
       );
     });
@@ -255,7 +261,7 @@ export class ToolRegistry {
     if (this.#telemetryFailed) return;
     this.#telemetryFailed = true;
     this.#logger.warn(
-      { error: describe(error) },
+      { error: describeThrown(error) },
       'telemetry failed; calls are unaffected',
     );
   }
@@ -300,54 +306,69 @@ export class ToolRegistry {
   async call(
     name: string,
     args?: unknown,
-    options: CallOptions = {},
+    options?: CallOptions,
   ): Promise<ToolResponse> {
     const started = performance.now();
-    const callId =
-      typeof options.callId === 'string' && options.callId !== ''
-        ? options.callId
-        : `call_${randomUUID()}`;
+    // Read once, defensively: hostile or null options cannot throw past this line.
+    const given = readCallOptions(options);
+    const callId = given.callId ?? nextCallId();
     const toolName = typeof name === 'string' ? name : describeName(name);
-    const span = this.#telemetry?.start(
-      toolName,
-      callId,
-      this.#tools.get(toolName)?.tool,
-    );
+    let span: Span | undefined;
     let params: unknown;
     let secrets: string[] = [];
     let result: StageResult;
     try {
-      // Context and logs show the arguments as the tool sees them: decoded, then censored.
-      const decoded =
-        typeof args === 'string' ? (safeJson(args) ?? args) : args;
-      params = this.#redactor.redact(decoded);
-      secrets = this.#redactor.secretValues(decoded);
+      span = this.#telemetry?.start(
+        toolName,
+        callId,
+        this.#tools.get(toolName)?.tool,
+      );
+      // The one decoding of the arguments; context and logs show them as the tool sees them,
+      // as JSON values only, censored.
+      const decoded = decodeArguments(args);
+      params = this.#redactor.redact(shownArguments(args, decoded));
+      secrets = decoded.ok ? this.#redactor.secretValues(decoded.value) : [];
       if (this.#events.has('tool:start')) {
         this.#events.emit('tool:start', { toolName, callId, params });
       }
-      const request: CallRequest = { toolName, callId, args, params, options };
-      result = await (this.#telemetry === undefined || span === undefined
+      const request: CallRequest = {
+        toolName,
+        callId,
+        decoded,
+        params,
+        options: given,
+      };
+      const activeSpan = span;
+      result = await (this.#telemetry === undefined || activeSpan === undefined
         ? this.#pipeline(request)
-        : this.#telemetry.activate(span, () => this.#pipeline(request)));
+        : this.#telemetry.activate(activeSpan, () => this.#pipeline(request)));
     } catch (error: unknown) {
       // Only a bug of ours lands here; the caller still gets a valid response.
       result = {
         stage: 'run',
         response: ToolResponse.error(
           'INTERNAL_ERROR',
-          `The registry failed while calling "${toolName}": ${describe(error)}`,
+          `The registry failed while calling "${toolName}": ${describeThrown(error)}`,
         ),
       };
     }
-    return this.#finish({
-      toolName,
-      callId,
-      params,
-      secrets,
-      started,
-      result,
-      span,
-    });
+    const done = { toolName, callId, params, secrets, started, result, span };
+    try {
+      return this.#finish(done);
+    } catch (error: unknown) {
+      // Still inside the never-reject boundary: a bug after the run gives a valid response too.
+      return this.#finish({
+        ...done,
+        secrets: [],
+        result: {
+          stage: result.stage,
+          response: ToolResponse.error(
+            'INTERNAL_ERROR',
+            `The registry failed while finishing the call to "${toolName}": ${describeThrown(error)}`,
+          ),
+        },
+      });
+    }
   }
 
   async #pipeline(call: CallRequest): Promise<StageResult> {
@@ -373,7 +394,7 @@ export class ToolRegistry {
         ),
       };
     }
-    const parsed = await parseArguments(entry.tool.input, call.args);
+    const parsed = await validateArguments(entry.tool.input, call.decoded);
     if (!parsed.ok) return { stage: 'arguments', response: parsed.response };
 
     if (this.#approve !== undefined) {
@@ -387,10 +408,10 @@ export class ToolRegistry {
     }
 
     const timeoutMs = Math.min(
-      positiveOr(readTimeout(options), entry.tool.timeoutMs ?? this.#timeoutMs),
+      positiveOr(options.timeoutMs, entry.tool.timeoutMs ?? this.#timeoutMs),
       MAX_TIMER_MS,
     );
-    const signal = readSignal(options);
+    const signal = options.signal;
     if (signal?.aborted === true) {
       return { stage: 'run', response: cancelledBeforeStart(toolName) };
     }
@@ -452,7 +473,7 @@ export class ToolRegistry {
     } catch (error: unknown) {
       return ToolResponse.error(
         'INTERNAL_ERROR',
-        `The approval gate failed, so "${request.toolName}" was not run: ${describe(error)}`,
+        `The approval gate failed, so "${request.toolName}" was not run: ${describeThrown(error)}`,
         { retryable: false, details: { stage: 'approval' } },
       );
     }
@@ -741,36 +762,57 @@ function cancelledWhileRunning(toolName: string): ToolResponse {
   );
 }
 
-/** The caller's signal, read once and defensively: hostile options cannot throw from here. */
-function readSignal(options: CallOptions): AbortSignal | undefined {
+/** {@link CallOptions} as read once: only values of the right type survive. */
+interface GivenOptions {
+  readonly callId: string | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number | undefined;
+}
+
+const noOptions: GivenOptions = {
+  callId: undefined,
+  signal: undefined,
+  timeoutMs: undefined,
+};
+
+function readCallOptions(options: unknown): GivenOptions {
+  if (typeof options !== 'object' || options === null) return noOptions;
   try {
-    const signal: unknown = options.signal;
-    return signal instanceof AbortSignal ? signal : undefined;
+    const { callId, signal, timeoutMs } = options as Record<string, unknown>;
+    return {
+      callId: typeof callId === 'string' && callId !== '' ? callId : undefined,
+      signal: signal instanceof AbortSignal ? signal : undefined,
+      timeoutMs: typeof timeoutMs === 'number' ? timeoutMs : undefined,
+    };
   } catch {
-    return undefined;
+    return noOptions;
   }
 }
 
-function readTimeout(options: CallOptions): number | undefined {
-  try {
-    return options.timeoutMs;
-  } catch {
-    return undefined;
-  }
+// Unique within the process and cheap: a random prefix per process, then a counter.
+const callIdPrefix = `call_${randomUUID().slice(0, 8)}_`;
+let callCount = 0;
+
+function nextCallId(): string {
+  callCount += 1;
+  return `${callIdPrefix}${callCount.toString(36)}`;
+}
+
+/** The arguments as context and logs show them: JSON values only. */
+function shownArguments(args: unknown, decoded: ParsedArguments): unknown {
+  // A string that is not JSON is shown as the string it is.
+  if (!decoded.ok) return args;
+  if (typeof args === 'string' || args === undefined) return decoded.value;
+  const snapshot = snapshotJson(decoded.value);
+  return snapshot.ok
+    ? snapshot.value
+    : `[arguments that are not JSON: ${snapshot.reason}]`;
 }
 
 function positiveOr(value: number | undefined, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0
     ? value
     : fallback;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function describeName(name: unknown): string {
@@ -785,8 +827,4 @@ function describeName(name: unknown): string {
 
 function truncate(text: string, length: number): string {
   return text.length <= length ? text : `${text.slice(0, length)}…`;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
