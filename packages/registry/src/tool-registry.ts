@@ -155,6 +155,8 @@ interface Entry {
 interface StageResult {
   readonly stage: CallStage;
   readonly response: ToolResponse;
+  /** Attempts made, for tools with retries. */
+  readonly attempts?: number;
   /** The state of the tool's breaker when the call reached it; for telemetry. */
   readonly breakerState?: BreakerState;
 }
@@ -412,9 +414,45 @@ export class ToolRegistry {
       MAX_TIMER_MS,
     );
     const signal = options.signal;
-    if (signal?.aborted === true) {
-      return { stage: 'run', response: cancelledBeforeStart(toolName) };
+    const retry = retryPlan(entry.tool);
+    let attempts = 0;
+    for (;;) {
+      if (signal?.aborted === true) {
+        return attempts === 0
+          ? { stage: 'run', response: cancelledBeforeStart(toolName) }
+          : {
+              stage: 'run',
+              response: cancelledWhileRunning(toolName),
+              attempts,
+            };
+      }
+      attempts += 1;
+      const result = await this.#attempt(entry, call, {
+        input: parsed.value,
+        timeoutMs,
+      });
+      const withAttempts =
+        retry === undefined ? result : { ...result, attempts };
+      if (retry === undefined || attempts >= retry.attempts)
+        return withAttempts;
+      const delayMs = retryDelay(result.response, retry, attempts);
+      if (delayMs === undefined) return withAttempts;
+      this.#logger.debug(
+        { tool: toolName, callId, attempt: attempts, delayMs },
+        'retrying a transient failure',
+      );
+      await pause(delayMs, signal);
     }
+  }
+
+  /** One attempt: through the breaker, then one run under one deadline. */
+  async #attempt(
+    entry: Entry,
+    call: CallRequest,
+    { input, timeoutMs }: { input: unknown; timeoutMs: number },
+  ): Promise<StageResult> {
+    const { toolName, callId } = call;
+    const signal = call.options.signal;
     const breaker = this.#breakerFor(entry);
     const breakerState = breaker?.state;
     const admission = breaker === undefined ? undefined : breaker.admit();
@@ -438,10 +476,7 @@ export class ToolRegistry {
         timeoutMs,
         abort,
         run: (callAbort) =>
-          entry.tool.run(
-            parsed.value,
-            new RunContext(callAbort, callId, toolName),
-          ),
+          entry.tool.run(input, new RunContext(callAbort, callId, toolName)),
         accept: (value) =>
           this.#checkOutput(entry, normaliseStructured(toolName, value)),
         timedOut: () => {
@@ -545,7 +580,14 @@ export class ToolRegistry {
     const response = this.#cap(scrub(result.response, secrets));
     const finished: ToolResponse = {
       ...response,
-      stats: { ...response.stats, timeMs: durationMs },
+      stats:
+        result.attempts === undefined
+          ? { ...response.stats, timeMs: durationMs }
+          : {
+              ...response.stats,
+              timeMs: durationMs,
+              attempts: result.attempts,
+            },
       context: { ...response.context, toolName, callId, params },
     };
     const outcome = outcomeOf(finished);
@@ -744,6 +786,69 @@ function scrub(
       message: scrubSecrets(response.errorInfo.message, secrets),
     },
   };
+}
+
+interface RetryPlan {
+  readonly attempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly maxRetryAfterMs: number;
+}
+
+function retryPlan(tool: AnyToolDefinition): RetryPlan | undefined {
+  const retry = tool.retry;
+  if (retry === undefined || tool.idempotent !== true) return undefined;
+  return {
+    attempts: retry.attempts ?? 3,
+    baseDelayMs: retry.baseDelayMs ?? 200,
+    maxDelayMs: retry.maxDelayMs ?? 5_000,
+    maxRetryAfterMs: retry.maxRetryAfterMs ?? 10_000,
+  };
+}
+
+const transientCodes: ReadonlySet<string> = new Set([
+  'TIMEOUT',
+  'NETWORK_ERROR',
+  'RATE_LIMIT',
+  'API_ERROR',
+]);
+
+/** How long to wait before the next attempt, or `undefined` when this response is final. */
+function retryDelay(
+  response: ToolResponse,
+  plan: RetryPlan,
+  attempt: number,
+): number | undefined {
+  if (response.status !== 'error') return undefined;
+  const info = response.errorInfo;
+  if (info.cancelled === true || info.denied === true) return undefined;
+  if (!transientCodes.has(info.code)) return undefined;
+  // API errors say themselves whether they are worth retrying (a 503 is, a 400 is not).
+  if (info.code === 'API_ERROR' && !info.retryable) return undefined;
+  if (info.retryAfterMs !== undefined) {
+    return info.retryAfterMs <= plan.maxRetryAfterMs
+      ? info.retryAfterMs
+      : undefined;
+  }
+  // Full jitter: spreads the retries of many callers instead of syncing them.
+  const ceiling = Math.min(
+    plan.maxDelayMs,
+    plan.baseDelayMs * 2 ** (attempt - 1),
+  );
+  return Math.random() * ceiling;
+}
+
+/** Waits `ms`, or less when `signal` aborts. Never rejects. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 function cancelledBeforeStart(toolName: string): ToolResponse {

@@ -39,6 +39,27 @@ export interface ToolDefinition<TInput extends z.ZodType = z.ZodType> {
    * fails its schema is an ERROR (safe to redo) or a PARTIAL (the effect already happened).
    */
   readonly idempotent?: boolean;
+  /** Retries on transient failures; only for `idempotent: true` tools. Off when absent. */
+  readonly retry?: RetryOptions;
+}
+
+/**
+ * How the registry retries an idempotent tool. Only TIMEOUT, NETWORK_ERROR, RATE_LIMIT and
+ * retryable API_ERROR responses are retried; never CIRCUIT_OPEN, invalid arguments, denials or
+ * cancelled calls. Each attempt passes the breaker and has its own deadline.
+ */
+export interface RetryOptions {
+  /** Attempts in all, the first included: 1 to 10. Default 3. */
+  readonly attempts?: number;
+  /** Backoff before the second attempt, doubled each time, with full jitter. Default 200 ms. */
+  readonly baseDelayMs?: number;
+  /** The longest backoff. Default 5 000 ms. */
+  readonly maxDelayMs?: number;
+  /**
+   * A response's `retryAfterMs` is waited out, up to this; a longer one ends the retries and the
+   * response is returned as it is. Default 10 000 ms.
+   */
+  readonly maxRetryAfterMs?: number;
 }
 
 /** A tool definition with its input type erased, for collections of tools. */
@@ -96,6 +117,51 @@ function checkDefinition(definition: ToolDefinition): void {
   }
   if (idempotent !== undefined && typeof idempotent !== 'boolean') {
     fail('idempotent', `tool "${name}": idempotent must be a boolean`);
+  }
+  checkRetry(name, definition.retry, idempotent === true);
+}
+
+const retryLimits = {
+  attempts: [1, 10],
+  baseDelayMs: [0, 60_000],
+  maxDelayMs: [0, 600_000],
+  maxRetryAfterMs: [0, 600_000],
+} as const;
+
+function checkRetry(name: string, retry: unknown, idempotent: boolean): void {
+  if (retry === undefined) return;
+  if (!idempotent) {
+    fail(
+      'retry',
+      `tool "${name}": retry needs idempotent: true, because a retried call runs the tool again`,
+    );
+  }
+  if (typeof retry !== 'object' || retry === null) {
+    fail('retry', `tool "${name}": retry must be an object`);
+  }
+  for (const [key, value] of Object.entries(retry)) {
+    const limits = (retryLimits as Record<string, readonly [number, number]>)[
+      key
+    ];
+    if (limits === undefined) {
+      fail(
+        `retry.${key}`,
+        `tool "${name}": unknown retry option "${key}"; expected ${Object.keys(retryLimits).join(', ')}`,
+      );
+    }
+    const [min, max] = limits;
+    if (
+      typeof value !== 'number' ||
+      !Number.isFinite(value) ||
+      value < min ||
+      value > max ||
+      (key === 'attempts' && !Number.isInteger(value))
+    ) {
+      fail(
+        `retry.${key}`,
+        `tool "${name}": retry.${key} must be a number from ${min} to ${max}, got ${String(value)}`,
+      );
+    }
   }
 }
 

@@ -32,6 +32,7 @@ export {
 } from './define-tool.ts';
 export type {
   AnyToolDefinition,
+  RetryOptions,
   ToolDefinition,
   ToolRunContext,
 } from './define-tool.ts';

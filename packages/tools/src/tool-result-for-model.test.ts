@@ -79,3 +79,20 @@ describe('toolResultForModel: what the model reads for each outcome', () => {
     });
   });
 });
+
+describe('attempts', () => {
+  it('says how many attempts a failed, retried call took', () => {
+    const response = ToolResponse.error('NETWORK_ERROR', 'connection reset', {
+      stats: { timeMs: 5, attempts: 3 },
+    });
+    expect(toolResultForModel(response, 'lookup').content).toContain(
+      'connection reset (failed after 3 attempts)',
+    );
+    const once = ToolResponse.error('NETWORK_ERROR', 'connection reset', {
+      stats: { timeMs: 5, attempts: 1 },
+    });
+    expect(toolResultForModel(once, 'lookup').content).not.toContain(
+      'attempts',
+    );
+  });
+});

@@ -78,7 +78,16 @@ export function toolResultForModel(
         : retryAfterMs === undefined
           ? 'A retry may succeed.'
           : `A retry may succeed after ${seconds(retryAfterMs)}.`;
-      return { content: `[${code}] ${message}\n${advice}`, isError: true };
+      // The registry already retried: say so, so the model does not retry blindly at once.
+      const attempts = response.stats['attempts'];
+      const tried =
+        attempts !== undefined && attempts > 1
+          ? ` (failed after ${attempts} attempts)`
+          : '';
+      return {
+        content: `[${code}] ${message}${tried}\n${advice}`,
+        isError: true,
+      };
     }
   }
 }
