@@ -28,7 +28,8 @@ function memory(
     createdBytes: createdMb * 1e6,
     calledBytes: calledMb * 1e6,
     timers: {
-      timeoutsCreated: 10_000,
+      // Candor's synchronous tool needs no timer; opossum sets one per fire().
+      timeoutsCreated: subject === 'candor' ? 0 : 10_000,
       intervalsCreated: live,
       live,
       liveIntervals: live,
@@ -102,14 +103,21 @@ describe('judgeGoals', () => {
       verdicts.map(({ label, value, met }) => [label, value, met]),
     ).toEqual([
       ['registry.call ÷ bare opossum fire()', 1.4, true],
+      ['OpenAI Agents JS invoke() ÷ registry.call', 5 / 1.4, true],
       ['LangChain.js invoke() ÷ registry.call', 20, true],
       ['AI SDK generateText ÷ Agent.run', 25, true],
+      [
+        'registry.call ÷ zod.parse + function (the floor), sync tool',
+        1.4 / 0.11,
+        true,
+      ],
       ['heap of 10,000 registered tools, before any call', 1, true],
       [
         'heap of 10,000 called tools ÷ 10,000 bare opossum breakers',
         60 / 70,
         true,
       ],
+      ['setTimeout calls for 10,000 calls of a synchronous tool', 0, true],
       ['timers still live after every tool was called', 1, true],
       ['trace normaliser ÷ JSON.parse throughput', 1 / 1.5, true],
       [
@@ -139,7 +147,7 @@ describe('judgeGoals', () => {
         opossum: { ...results.memory.opossum, tools: 1_000 },
       },
     };
-    expect(judgeGoals(small)[3]).toMatchObject({ limit: 0.5, met: false });
+    expect(judgeGoals(small)[5]).toMatchObject({ limit: 0.5, met: false });
   });
 });
 
@@ -152,7 +160,7 @@ describe('renderReport', () => {
     expect(report).toContain('Node v20.20.2');
     expect(report).toContain('## Results of 2026-11-30');
     expect(report).toContain(
-      '| registry.call ÷ bare opossum fire() | 1.40× | ≤ 1.5× | met |',
+      '| registry.call ÷ bare opossum fire() | 1.40× | ≤ 2× | met |',
     );
     for (const heading of [
       '### 1.',

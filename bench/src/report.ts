@@ -64,16 +64,25 @@ export function judgeGoals(results: BenchResults): GoalVerdict[] {
       {
         label: 'registry.call ÷ bare opossum fire()',
         direction: 'at-most',
-        limit: 1.5,
+        limit: 2,
         unit: '×',
       },
       pairedRatio(call(callTask.candor), call(callTask.opossum)),
     ],
     [
       {
+        label: 'OpenAI Agents JS invoke() ÷ registry.call',
+        direction: 'at-least',
+        limit: 1,
+        unit: '×',
+      },
+      pairedRatio(call(callTask.openai), call(callTask.candor)),
+    ],
+    [
+      {
         label: 'LangChain.js invoke() ÷ registry.call',
         direction: 'at-least',
-        limit: 15,
+        limit: 10,
         unit: '×',
       },
       pairedRatio(call(callTask.langchain), call(callTask.candor)),
@@ -82,10 +91,19 @@ export function judgeGoals(results: BenchResults): GoalVerdict[] {
       {
         label: 'AI SDK generateText ÷ Agent.run',
         direction: 'at-least',
-        limit: 20,
+        limit: 25,
         unit: '×',
       },
       pairedRatio(agent(agentTask.aiSdk), agent(agentTask.candor)),
+    ],
+    [
+      {
+        label: 'registry.call ÷ zod.parse + function (the floor), sync tool',
+        direction: 'at-most',
+        limit: 20,
+        unit: '×',
+      },
+      pairedRatio(call(callTask.candor), call(callTask.zod)),
     ],
     [
       {
@@ -100,10 +118,19 @@ export function judgeGoals(results: BenchResults): GoalVerdict[] {
       {
         label: `heap of ${tools.toLocaleString('en')} called tools ÷ ${opossum.tools.toLocaleString('en')} bare opossum breakers`,
         direction: 'at-most',
-        limit: 1.2,
+        limit: 1.1,
         unit: '×',
       },
       candor.calledBytes / opossum.calledBytes,
+    ],
+    [
+      {
+        label: `setTimeout calls for ${tools.toLocaleString('en')} calls of a synchronous tool`,
+        direction: 'at-most',
+        limit: 0,
+        unit: '',
+      },
+      candor.timers.timeoutsCreated,
     ],
     [
       {

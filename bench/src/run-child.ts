@@ -11,8 +11,8 @@ export interface ChildRun {
 }
 
 /**
- * Runs a probe in a fresh Node process with `--expose-gc` and the workspace's source condition,
- * and returns the JSON object it printed as its last line. A probe that fails rejects with its
+ * Runs a probe in a fresh Node process with `--expose-gc`, Candor loaded from its built `dist` as
+ * users run it, and returns the JSON object it printed as its last line. A probe that fails rejects with its
  * own error output, so the reason is never lost.
  */
 export async function runChild(run: ChildRun): Promise<unknown> {
@@ -21,7 +21,6 @@ export async function runChild(run: ChildRun): Promise<unknown> {
     '--expose-gc',
     '--import',
     import.meta.resolve('tsx'),
-    '--conditions=@candor/source',
     script,
     ...run.args,
   ];
