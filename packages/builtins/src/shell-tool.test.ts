@@ -374,6 +374,38 @@ describe.skipIf(!bubblewrap.available)(
       expect((isolated.data as ShellData).stderr).toContain('fetch failed');
     });
 
+    it('holds as root: the read-only root cannot be remounted writable, so nothing lands outside', async () => {
+      const outside = `/var/tmp/candor-remount-${process.pid}`;
+      const response = await callTool(shellTool({ root, isolate: true }), {
+        command: [
+          'sh',
+          '-c',
+          `mount -o remount,rw,bind / ; touch ${outside}; echo uid=$(id -u)`,
+        ],
+      });
+      // The last command is the echo, so the exit code is 0; what matters is the outside file.
+      expect(response.status).toBe('success');
+      const data = response.data as ShellData;
+      expect(data.stderr).toMatch(/permission denied|not permitted/i);
+      expect(data.stderr).toContain('Read-only');
+      await expect(readFile(outside)).rejects.toThrow();
+    });
+
+    it('leaves no setsid survivor once the command ends', async () => {
+      const token = String(800_000 + (process.pid % 99_999));
+      const response = await callTool(shellTool({ root, isolate: true }), {
+        command: ['sh', '-c', `setsid sleep ${token} & echo started`],
+      });
+      expect(response.status).toBe('success');
+      expect((response.data as ShellData).stdout).toBe('started\n');
+      const deadline = performance.now() + 5000;
+      let live = await livePidsWith(token);
+      while (live.length > 0 && performance.now() < deadline) {
+        live = await livePidsWith(token);
+      }
+      expect(live).toEqual([]);
+    });
+
     it('kills a hung isolated command with everything it started', async () => {
       const token = String(900_000 + (process.pid % 99_999));
       const response = await callTool(shellTool({ root, isolate: true }), {
