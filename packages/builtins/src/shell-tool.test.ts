@@ -154,7 +154,8 @@ describe('shell outcomes', () => {
       env: { FROM_CALL: 'also' },
     });
     const lines = (response.data as ShellData).stdout.trim().split('\n').sort();
-    expect(lines).toEqual([
+    // Plus the run's marker, which lets the tool find processes that left the group.
+    expect(lines.filter((line) => !line.startsWith('CANDOR_RUN_ID='))).toEqual([
       'FROM_CALL=also',
       'FROM_OPTIONS=yes',
       'LANG=C',
@@ -301,6 +302,27 @@ async function livePidsWith(token: string): Promise<number[]> {
   }
   return pids;
 }
+
+describe('shell without isolation: processes that leave the group', () => {
+  it('kills a setsid process on timeout, found by the marker it inherited', async () => {
+    const token = String(700_000 + (process.pid % 99_999));
+    const response = await callTool(
+      shellTool({ root, allowShellString: true }),
+      {
+        command: `setsid sleep ${token} & echo started; sleep ${token}`,
+        timeoutMs: 1000,
+      },
+    );
+    expect(codeOf(response)).toBe('TIMEOUT');
+    expect((response.data as ShellData).stdout).toBe('started\n');
+    const deadline = performance.now() + 5000;
+    let live = await livePidsWith(token);
+    while (live.length > 0 && performance.now() < deadline) {
+      live = await livePidsWith(token);
+    }
+    expect(live).toEqual([]);
+  });
+});
 
 describe('shell isolation without bubblewrap', () => {
   it('refuses to run, rather than run unisolated, when bubblewrap is unusable', async () => {
