@@ -23,9 +23,9 @@ interface WalkedFile {
 /** ripgrep decides a walked file is binary from its first buffer; so does this engine. */
 const BINARY_WINDOW = 64 * 1024;
 
+/** ripgrep sorts by the bytes of the name; UTF-16 order differs for some non-ASCII names. */
 function byName(a: Dirent, b: Dirent): number {
-  if (a.name < b.name) return -1;
-  return a.name > b.name ? 1 : 0;
+  return Buffer.compare(Buffer.from(a.name), Buffer.from(b.name));
 }
 
 /**
