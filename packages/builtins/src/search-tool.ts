@@ -6,6 +6,7 @@ import { errorResponse } from './error-response.ts';
 import { findExecutable } from './find-executable.ts';
 import { positiveOption } from './positive-option.ts';
 import {
+  displayLine,
   MAX_LINE_CHARS,
   type SearchMatch,
   type SearchRequest,
@@ -66,6 +67,52 @@ async function openStart(
     return { file };
   } finally {
     await dir.close();
+  }
+}
+
+/**
+ * ripgrep walks by path, so a directory swapped for a link mid-walk could make it read outside
+ * the root. Every match it reports is read again through the root's descriptor and kept only
+ * when that line is there, inside the workspace; the rest are dropped from the result.
+ */
+async function verifiedMatches(
+  guard: WorkspaceGuard,
+  result: SearchResult,
+): Promise<SearchResult> {
+  const lines = new Map<string, readonly string[] | undefined>();
+  const kept: SearchMatch[] = [];
+  for (const match of result.matches) {
+    if (!lines.has(match.path)) {
+      lines.set(match.path, await linesOf(guard, match.path));
+    }
+    const line = lines.get(match.path)?.[match.line - 1];
+    if (
+      line !== undefined &&
+      displayLine(line, MAX_LINE_CHARS) === match.text
+    ) {
+      kept.push(match);
+    }
+  }
+  return {
+    matches: kept,
+    count: result.count - (result.matches.length - kept.length),
+  };
+}
+
+async function linesOf(
+  guard: WorkspaceGuard,
+  path: string,
+): Promise<readonly string[] | undefined> {
+  try {
+    const start = await openStart(guard, await guard.resolve(path));
+    if ('dir' in start) {
+      await start.dir.close();
+      return undefined;
+    }
+    const bytes = await start.file.readFile().finally(() => start.file.close());
+    return bytes.toString('utf8').split('\n');
+  } catch {
+    return undefined;
   }
 }
 
@@ -175,7 +222,7 @@ export function searchTool(options: SearchToolOptions) {
           const result: SearchResult =
             rg === undefined
               ? await searchWithJs(request, start)
-              : await searchWithRg(request, rg);
+              : await verifiedMatches(guard, await searchWithRg(request, rg));
           const data = {
             engine,
             pattern: input.pattern,
