@@ -16,7 +16,8 @@ export interface IsolatedCommand {
 
 /**
  * The bubblewrap arguments that run a command with no network, the whole file system read-only
- * except `root`, a private `/tmp`, and its own pid namespace. The order matters: later mounts
+ * except `root`, a private `/tmp`, its own user namespace without capabilities (so running as
+ * root does not help it), and its own pid namespace. The order matters: later mounts
  * go on top of earlier ones, so the root stays writable even when it lives under `/tmp`.
  */
 export function bubblewrapArgs(command: IsolatedCommand): string[] {
@@ -33,9 +34,18 @@ export function bubblewrapArgs(command: IsolatedCommand): string[] {
     '--bind',
     command.root,
     command.root,
+    // A user namespace with every capability dropped: even when the agent runs as root, the
+    // command cannot remount the read-only root, load modules or change namespaces back.
+    '--unshare-user',
+    '--cap-drop',
+    'ALL',
     '--unshare-net',
+    // Its own pid namespace: when the command's init ends, the kernel kills every process in
+    // it, including those that called setsid; --die-with-parent ends it with the agent.
     '--unshare-pid',
     '--unshare-ipc',
+    '--unshare-uts',
+    '--new-session',
     '--die-with-parent',
     '--chdir',
     command.cwd,

@@ -1,4 +1,4 @@
-import { classifyError } from '@candor/errors';
+import { classifyError, scrubUrlSecrets } from '@candor/errors';
 import { defineTool, ToolResponse } from '@candor/tools';
 import { z } from 'zod';
 import { errorResponse } from './error-response.ts';
@@ -51,6 +51,25 @@ async function readBody(response: Response, cap: number): Promise<Body> {
     bytes,
     truncated,
   };
+}
+
+// RFC 9110 field names are tokens; values may not hold CR, LF or NUL (no header injection).
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE_FORBIDDEN = /[\r\n\0]/;
+
+/** Why the headers cannot be sent, or undefined when they can. */
+function checkHeaders(
+  headers: Readonly<Record<string, string>>,
+): string | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) {
+      return `Invalid header name ${JSON.stringify(name)}: letters, digits and !#$%&'*+-.^_\`|~ only, no spaces`;
+    }
+    if (HEADER_VALUE_FORBIDDEN.test(value)) {
+      return `Invalid value for header ${name}: it contains a line break or NUL character`;
+    }
+  }
+  return undefined;
 }
 
 function parseJson(body: Body, contentType: string): unknown {
@@ -133,6 +152,19 @@ export function httpFetchTool(options: HttpFetchToolOptions = {}) {
           `Only http and https URLs are supported, got ${url.protocol}`,
         );
       }
+      if (url.username !== '' || url.password !== '') {
+        return ToolResponse.error(
+          'INVALID_PARAM',
+          'URLs with credentials (user:password@) are not accepted; send them in an Authorization header',
+        );
+      }
+      const headerProblem = checkHeaders({
+        ...options.headers,
+        ...input.headers,
+      });
+      if (headerProblem !== undefined) {
+        return ToolResponse.error('INVALID_PARAM', headerProblem);
+      }
       if (input.method === 'GET' && input.body !== undefined) {
         return ToolResponse.error(
           'INVALID_PARAM',
@@ -210,7 +242,19 @@ export function httpFetchTool(options: HttpFetchToolOptions = {}) {
             : context.signal.aborted
               ? context.signal.reason
               : error;
-        return errorResponse(reason, undefined, request);
+        const failed = errorResponse(reason, undefined, request);
+        return ToolResponse.error(
+          failed.errorInfo.code,
+          `${input.method} ${scrubUrlSecrets(url.href)} failed: ${failed.errorInfo.message}`,
+          {
+            retryable: failed.errorInfo.retryable,
+            ...(failed.errorInfo.cancelled === true ? { cancelled: true } : {}),
+            ...(failed.errorInfo.details === undefined
+              ? {}
+              : { details: failed.errorInfo.details }),
+            data: { ...request, url: scrubUrlSecrets(url.href) },
+          },
+        );
       } finally {
         clearTimeout(timer);
       }

@@ -1,11 +1,12 @@
 import { type Dirent } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { ToolError } from '@candor/errors';
 import { defineTool, ToolResponse } from '@candor/tools';
 import { z } from 'zod';
 import { errorResponse } from './error-response.ts';
 import { positiveOption } from './positive-option.ts';
+import { type WorkspaceDir } from './workspace-dir.ts';
 import { WorkspaceGuard } from './workspace-guard.ts';
+import { systemErrorCode } from './system-error-code.ts';
 
 /** Options of {@link listDirTool}. */
 export interface ListDirToolOptions {
@@ -68,32 +69,44 @@ export function listDirTool(options: ListDirToolOptions) {
     run: async ({ path }) => {
       try {
         const target = await guard.resolve(path);
-        const info = await stat(target.absolute);
-        if (!info.isDirectory()) {
-          return ToolResponse.error(
-            'INVALID_PARAM',
-            `${target.relative} is not a directory; use read_file to read a file`,
-            { data: { path: target.relative } },
-          );
+        const { dir: parent, name } = await guard.openParent(target);
+        let dir: WorkspaceDir;
+        try {
+          dir =
+            name === undefined
+              ? parent
+              : await parent.openDir(name).catch((error: unknown) => {
+                  if (systemErrorCode(error) !== 'ENOTDIR') throw error;
+                  throw new ToolError({
+                    code: 'INVALID_PARAM',
+                    message: `${target.relative} is not a directory; use read_file to read a file`,
+                  });
+                });
+        } finally {
+          if (name !== undefined) await parent.close();
         }
-        const all = (
-          await readdir(target.absolute, { withFileTypes: true })
-        ).sort(byName);
-        const shown = all.slice(0, cap);
-        const entries: DirEntry[] = await Promise.all(
-          shown.map(async (entry): Promise<DirEntry> => {
-            const type = typeOf(entry);
-            if (type !== 'file') return { name: entry.name, type };
-            const size = await lstat(join(target.absolute, entry.name)).then(
-              (stats) => stats.size,
-              // Deleted between readdir and lstat: still listed, without a size.
-              () => undefined,
-            );
-            return size === undefined
-              ? { name: entry.name, type }
-              : { name: entry.name, type, size };
-          }),
-        );
+        let entries: DirEntry[];
+        let all: Dirent[];
+        try {
+          // Listed through the opened directory, so a swap of its path cannot redirect it.
+          all = (await dir.readdir()).sort(byName);
+          entries = await Promise.all(
+            all.slice(0, cap).map(async (entry): Promise<DirEntry> => {
+              const type = typeOf(entry);
+              if (type !== 'file') return { name: entry.name, type };
+              const size = await dir.lstat(entry.name).then(
+                (stats) => stats.size,
+                // Deleted between readdir and lstat: still listed, without a size.
+                () => undefined,
+              );
+              return size === undefined
+                ? { name: entry.name, type }
+                : { name: entry.name, type, size };
+            }),
+          );
+        } finally {
+          await dir.close();
+        }
         const lines = entries.map((entry) =>
           entry.type === 'directory' ? `${entry.name}/` : entry.name,
         );

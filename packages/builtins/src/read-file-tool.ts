@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle } from 'node:fs/promises';
 import { defineTool, ToolResponse } from '@candor/tools';
 import { z } from 'zod';
 import { BINARY_SNIFF_BYTES, binaryReason } from './binary-reason.ts';
 import { errorResponse } from './error-response.ts';
 import { positiveOption } from './positive-option.ts';
-import { WorkspaceGuard } from './workspace-guard.ts';
+import { type GuardedPath, WorkspaceGuard } from './workspace-guard.ts';
 
 /** Options of {@link readFileTool}. */
 export interface ReadFileToolOptions {
@@ -29,7 +30,7 @@ interface Scan {
 }
 
 interface ScanRequest {
-  readonly path: string;
+  readonly handle: FileHandle;
   readonly first: number;
   readonly last: number;
   readonly maxBytes: number;
@@ -38,9 +39,8 @@ interface ScanRequest {
 
 /** One pass over the file: picks the requested lines, counts all of them and hashes the bytes. */
 async function scanFile(request: ScanRequest): Promise<Scan> {
-  const { first, last, maxBytes } = request;
-  const handle = await open(request.path, 'r');
-  try {
+  const { first, last, maxBytes, handle } = request;
+  {
     const hash = createHash('sha256');
     const parts: Uint8Array[] = [];
     let kept = 0;
@@ -119,8 +119,6 @@ async function scanFile(request: ScanRequest): Promise<Scan> {
       sha256: hash.digest('hex'),
       binary: undefined,
     };
-  } finally {
-    await handle.close();
   }
 }
 
@@ -174,75 +172,115 @@ export function readFileTool(options: ReadFileToolOptions) {
     run: async ({ path, offset, limit }, context) => {
       try {
         const target = await guard.resolve(path);
-        const info = await stat(target.absolute);
-        if (info.isDirectory()) {
-          return ToolResponse.error(
-            'IS_DIRECTORY',
-            `${target.relative} is a directory; use list_dir to see its entries`,
-            { data: { path: target.relative } },
-          );
+        const { dir, name } = await guard.openParent(target);
+        let handle: FileHandle | undefined;
+        try {
+          // Opened by name in the verified directory, without following a link and without
+          // blocking on a FIFO; everything after works on this descriptor.
+          handle =
+            name === undefined
+              ? undefined
+              : await dir.openFile(name, constants.O_RDONLY);
+        } finally {
+          await dir.close();
         }
-        if (!info.isFile()) {
-          // Reading a FIFO or a device could block forever or never end.
-          return ToolResponse.error(
-            'INVALID_PARAM',
-            `${target.relative} is not a regular file`,
-            { data: { path: target.relative } },
-          );
+        try {
+          return await readOpened({
+            handle,
+            target,
+            offset,
+            limit,
+            maxBytes,
+            signal: context.signal,
+          });
+        } finally {
+          await handle?.close();
         }
-        const first = offset ?? 1;
-        const scan = await scanFile({
-          path: target.absolute,
-          first,
-          last:
-            limit === undefined ? Number.POSITIVE_INFINITY : first + limit - 1,
-          maxBytes,
-          signal: context.signal,
-        });
-        if (scan.binary !== undefined) {
-          return ToolResponse.error(
-            'BINARY_FILE',
-            `${target.relative} looks binary (${scan.binary} in the first ${BINARY_SNIFF_BYTES} bytes); read_file returns text only`,
-            { data: { path: target.relative, size: info.size } },
-          );
-        }
-        if (first > Math.max(scan.totalLines, 1)) {
-          return ToolResponse.error(
-            'INVALID_PARAM',
-            `offset ${first} is past the end of ${target.relative}, which has ${scan.totalLines} lines`,
-            { data: { path: target.relative, totalLines: scan.totalLines } },
-          );
-        }
-        const data = {
-          path: target.relative,
-          content: scan.content,
-          totalLines: scan.totalLines,
-          startLine: scan.totalLines === 0 ? 0 : first,
-          endLine: scan.endLine,
-          size: info.size,
-          mtimeMs: info.mtimeMs,
-          mtime: info.mtime.toISOString(),
-          sha256: scan.sha256,
-        };
-        if (!scan.capped) return ToolResponse.success(scan.content, { data });
-        const range = scan.truncatedLine
-          ? `the first ${maxBytes} bytes of line ${first}`
-          : `lines ${first}-${scan.endLine}`;
-        return ToolResponse.partial(
-          `${scan.content}\n[read_file: returned ${range} of ${scan.totalLines}; the cap is ${maxBytes} bytes. Continue with offset ${scan.truncatedLine ? first + 1 : scan.endLine + 1}.]`,
-          {
-            reason: 'size_cap',
-            data: {
-              ...data,
-              truncated: true,
-              truncatedLine: scan.truncatedLine,
-              maxBytes,
-            },
-          },
-        );
       } catch (error: unknown) {
         return errorResponse(error, path);
       }
     },
   });
+}
+
+async function readOpened({
+  handle,
+  target,
+  offset,
+  limit,
+  signal,
+  maxBytes,
+}: {
+  readonly handle: FileHandle | undefined;
+  readonly target: GuardedPath;
+  readonly offset: number | undefined;
+  readonly limit: number | undefined;
+  readonly signal: AbortSignal;
+  readonly maxBytes: number;
+}): Promise<ToolResponse> {
+  const info = await handle?.stat();
+  if (handle === undefined || info === undefined || info.isDirectory()) {
+    return ToolResponse.error(
+      'IS_DIRECTORY',
+      `${target.relative} is a directory; use list_dir to see its entries`,
+      { data: { path: target.relative } },
+    );
+  }
+  if (!info.isFile()) {
+    // Reading a FIFO or a device could block forever or never end.
+    return ToolResponse.error(
+      'INVALID_PARAM',
+      `${target.relative} is not a regular file`,
+      { data: { path: target.relative } },
+    );
+  }
+  const first = offset ?? 1;
+  const scan = await scanFile({
+    handle,
+    first,
+    last: limit === undefined ? Number.POSITIVE_INFINITY : first + limit - 1,
+    maxBytes,
+    signal,
+  });
+  if (scan.binary !== undefined) {
+    return ToolResponse.error(
+      'BINARY_FILE',
+      `${target.relative} looks binary (${scan.binary} in the first ${BINARY_SNIFF_BYTES} bytes); read_file returns text only`,
+      { data: { path: target.relative, size: info.size } },
+    );
+  }
+  if (first > Math.max(scan.totalLines, 1)) {
+    return ToolResponse.error(
+      'INVALID_PARAM',
+      `offset ${first} is past the end of ${target.relative}, which has ${scan.totalLines} lines`,
+      { data: { path: target.relative, totalLines: scan.totalLines } },
+    );
+  }
+  const data = {
+    path: target.relative,
+    content: scan.content,
+    totalLines: scan.totalLines,
+    startLine: scan.totalLines === 0 ? 0 : first,
+    endLine: scan.endLine,
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    mtime: info.mtime.toISOString(),
+    sha256: scan.sha256,
+  };
+  if (!scan.capped) return ToolResponse.success(scan.content, { data });
+  const range = scan.truncatedLine
+    ? `the first ${maxBytes} bytes of line ${first}`
+    : `lines ${first}-${scan.endLine}`;
+  return ToolResponse.partial(
+    `${scan.content}\n[read_file: returned ${range} of ${scan.totalLines}; the cap is ${maxBytes} bytes. Continue with offset ${scan.truncatedLine ? first + 1 : scan.endLine + 1}.]`,
+    {
+      reason: 'size_cap',
+      data: {
+        ...data,
+        truncated: true,
+        truncatedLine: scan.truncatedLine,
+        maxBytes,
+      },
+    },
+  );
 }

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import { type CollectedOutput, OutputCollector } from './output-collector.ts';
 
 /** What {@link runProcess} starts. */
@@ -44,6 +46,37 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
+/** The variable that marks every process a call started, inherited through fork and setsid. */
+export const RUN_MARKER = 'CANDOR_RUN_ID';
+
+/**
+ * Kills every process whose environment carries this run's marker. A process that called
+ * setsid has left the process group, but it still carries the environment it inherited; this
+ * finds it in /proc (Linux) unless it cleared its own environment or runs as another user.
+ */
+export async function killMarked(marker: string): Promise<number> {
+  const needle = Buffer.from(`${RUN_MARKER}=${marker}\0`);
+  let killed = 0;
+  const pids = await readdir('/proc').catch(() => [] as string[]);
+  await Promise.all(
+    pids
+      .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+      .map(async (pid) => {
+        const environ = await readFile(`/proc/${pid}/environ`).catch(
+          () => undefined,
+        );
+        if (environ?.includes(needle) !== true) return;
+        try {
+          process.kill(Number(pid), 'SIGKILL');
+          killed += 1;
+        } catch {
+          // Gone already.
+        }
+      }),
+  );
+  return killed;
+}
+
 /**
  * Runs one program in its own process group, with stdin closed and both outputs collected up
  * to a cap. On timeout or abort the whole group is killed; when the program ends, whatever it
@@ -62,9 +95,10 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     let settled = false;
     let grace: NodeJS.Timeout | undefined;
 
+    const marker = randomBytes(12).toString('hex');
     const child = spawn(request.file, [...request.args], {
       cwd: request.cwd,
-      env: request.env,
+      env: { ...request.env, [RUN_MARKER]: marker },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -80,15 +114,18 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
       clearTimeout(timer);
       clearTimeout(grace);
       request.signal.removeEventListener('abort', onAbort);
-      resolve({
-        pid: child.pid,
-        exitCode: exit.code,
-        signal: exit.signal,
-        stdout: stdout.result(),
-        stderr: stderr.result(),
-        timedOut,
-        aborted,
-        ...(spawnError === undefined ? {} : { spawnError }),
+      // Whatever left the group (setsid) is found by its marker before the call answers.
+      void killMarked(marker).finally(() => {
+        resolve({
+          pid: child.pid,
+          exitCode: exit.code,
+          signal: exit.signal,
+          stdout: stdout.result(),
+          stderr: stderr.result(),
+          timedOut,
+          aborted,
+          ...(spawnError === undefined ? {} : { spawnError }),
+        });
       });
     };
 
@@ -106,6 +143,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
     child.on('exit', (code, signal) => {
       exit = { code, signal };
       killGroup(child.pid);
+      void killMarked(marker);
       grace = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();

@@ -1,5 +1,5 @@
-import { type Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { constants, type Dirent } from 'node:fs';
+import { type FileHandle } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { describeThrown, ToolError } from '@candor/errors';
 import {
@@ -9,29 +9,75 @@ import {
   type SearchResult,
 } from './search-engine.ts';
 import { compileSearchPattern, includeMatcher } from './search-pattern.ts';
+import { type WorkspaceDir } from './workspace-dir.ts';
+
+/** Where the JS engine starts: an opened directory to walk, or an opened file. */
+export type SearchStart =
+  { readonly dir: WorkspaceDir } | { readonly file: FileHandle };
+
+interface WalkedFile {
+  readonly path: string;
+  readonly read: () => Promise<Buffer | undefined>;
+}
 
 /** ripgrep decides a walked file is binary from its first buffer; so does this engine. */
 const BINARY_WINDOW = 64 * 1024;
 
+/** ripgrep sorts by the bytes of the name; UTF-16 order differs for some non-ASCII names. */
 function byName(a: Dirent, b: Dirent): number {
-  if (a.name < b.name) return -1;
-  return a.name > b.name ? 1 : 0;
+  return Buffer.compare(Buffer.from(a.name), Buffer.from(b.name));
 }
 
-/** Files under `directory` in ripgrep's order: sorted by name, depth first, hidden skipped. */
+/**
+ * Files under `directory` in ripgrep's order: sorted by name, depth first, hidden skipped. Each
+ * name is opened in its opened parent without following links, so a directory swapped for a
+ * link while the walk runs is refused instead of followed; FIFOs, sockets and devices are
+ * skipped without being opened for long (O_NONBLOCK).
+ */
 async function* walk(
-  directory: string,
-  include: (name: string) => boolean,
-  signal: AbortSignal,
-): AsyncGenerator<string> {
+  directory: WorkspaceDir,
+  path: string,
+  filter: {
+    readonly include: (name: string) => boolean;
+    readonly signal: AbortSignal;
+  },
+): AsyncGenerator<WalkedFile> {
+  const { include, signal } = filter;
   signal.throwIfAborted();
-  const entries = await readdir(directory, { withFileTypes: true });
+  const entries = await directory.readdir();
   for (const entry of entries.sort(byName)) {
     if (entry.name.startsWith('.')) continue;
-    const path = join(directory, entry.name);
+    const child = join(path, entry.name);
     // Symbolic links are not followed, as in ripgrep's default.
-    if (entry.isDirectory()) yield* walk(path, include, signal);
-    else if (entry.isFile() && include(entry.name)) yield path;
+    if (entry.isDirectory()) {
+      const sub = await directory.openDir(entry.name);
+      try {
+        yield* walk(sub, child, filter);
+      } finally {
+        await sub.close();
+      }
+    } else if (entry.isFile() && include(entry.name)) {
+      yield {
+        path: child,
+        read: async () => {
+          const handle = await directory.openFile(
+            entry.name,
+            constants.O_RDONLY,
+          );
+          return readRegular(handle);
+        },
+      };
+    }
+  }
+}
+
+/** The bytes of an opened regular file; undefined (skipped) when it is anything else. */
+async function readRegular(handle: FileHandle): Promise<Buffer | undefined> {
+  try {
+    if (!(await handle.stat()).isFile()) return undefined;
+    return await handle.readFile();
+  } finally {
+    await handle.close();
   }
 }
 
@@ -43,24 +89,27 @@ async function* walk(
  */
 export async function searchWithJs(
   request: SearchRequest,
+  start: SearchStart,
 ): Promise<SearchResult> {
   const regex = compileSearchPattern(request);
   const include = includeMatcher(request.include);
   const matches: SearchMatch[] = [];
   let count = 0;
-  const info = await stat(request.target);
-  const files: AsyncIterable<string> | Iterable<string> = info.isDirectory()
-    ? walk(request.target, include, request.signal)
-    : [request.target];
+  const files: AsyncIterable<WalkedFile> | Iterable<WalkedFile> =
+    'dir' in start
+      ? walk(start.dir, request.target, { include, signal: request.signal })
+      : [{ path: request.target, read: () => start.file.readFile() }];
   try {
     for await (const file of files) {
       request.signal.throwIfAborted();
+      const bytes = await file.read();
+      if (bytes === undefined) continue;
       count += searchFile({
         request,
         regex,
-        file,
+        file: file.path,
         matches,
-        bytes: await readFile(file),
+        bytes,
       });
     }
   } catch (error: unknown) {

@@ -3,7 +3,7 @@ import { type SearchRequest } from './search-engine.ts';
 
 // ripgrep's default regex engine has neither; refusing them in both engines keeps one dialect.
 const UNSUPPORTED = /\(\?<?[=!]|\\[1-9]|\\k</;
-const INCLUDE = /^[^/\\[\]{}]+$/;
+const INCLUDE = /^[^/\\[\]{}!]+$/;
 
 function escapeRegExp(text: string): string {
   // Only syntax characters: with the u flag, escaping anything else is an error.
@@ -18,6 +18,17 @@ export function compileSearchPattern(
   request: Pick<SearchRequest, 'pattern' | 'fixedStrings' | 'caseSensitive'>,
 ): RegExp {
   const flags = request.caseSensitive ? 'u' : 'iu';
+  if (
+    request.pattern.includes('\n') ||
+    (!request.fixedStrings && /(?:^|[^\\])(?:\\\\)*\\n/.test(request.pattern))
+  ) {
+    // Lines are matched one at a time, so a line break can never match; ripgrep refuses it too.
+    throw new ToolError({
+      code: 'INVALID_PARAM',
+      message: `Invalid pattern ${JSON.stringify(request.pattern)}: it contains a line break (\\n); search matches within one line`,
+      details: { pattern: request.pattern },
+    });
+  }
   if (request.fixedStrings)
     return new RegExp(escapeRegExp(request.pattern), flags);
   if (UNSUPPORTED.test(request.pattern)) {
@@ -44,7 +55,7 @@ export function checkInclude(include: string | undefined): void {
   if (include !== undefined && !INCLUDE.test(include)) {
     throw new ToolError({
       code: 'INVALID_PARAM',
-      message: `Invalid include ${JSON.stringify(include)}: use * and ? on file names, e.g. "*.ts"; no slashes, brackets or braces`,
+      message: `Invalid include ${JSON.stringify(include)}: use * and ? on file names, e.g. "*.ts"; no slashes, brackets, braces or ! (negation)`,
       details: { include },
     });
   }

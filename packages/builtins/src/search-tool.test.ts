@@ -85,6 +85,9 @@ describe.each(engines)('search with the $label', ({ engine, skip }) => {
       'ACCESS_DENIED',
     ],
     ['an empty pattern', { pattern: '' }, 'INVALID_PARAM'],
+    ['a line break escape', { pattern: 'a\\nb' }, 'INVALID_PARAM'],
+    ['a literal line break', { pattern: 'a\nb' }, 'INVALID_PARAM'],
+    ['a negated include', { pattern: 'x', include: '!*.ts' }, 'INVALID_PARAM'],
   ])('%s → %s', async (_name, args, expected) => {
     const response = await callTool(tool(), args);
     expect(codeOf(response)).toBe(expected);
@@ -223,3 +226,25 @@ describe('search engine failures', () => {
     );
   }
 });
+
+describe.skipIf(!rgAvailable)(
+  'search engines agree on non-ASCII file order',
+  () => {
+    it('sorts by the bytes of the name, as ripgrep does', async () => {
+      // U+FF5E sorts before U+1F600 in UTF-16 code units, after it in UTF-8 bytes.
+      await mkdir(join(root, 'order'));
+      await writeFile(join(root, 'order', '\u{1F600}.txt'), 'needle\n');
+      await writeFile(join(root, 'order', '\uFF5E.txt'), 'needle\n');
+      const paths = async (engine: 'js' | 'rg') =>
+        (
+          (
+            await callTool(searchTool({ root, engine }), {
+              pattern: 'needle',
+              path: 'order',
+            })
+          ).data as SearchData
+        ).matches.map((match) => match.path);
+      expect(await paths('js')).toEqual(await paths('rg'));
+    });
+  },
+);

@@ -154,7 +154,8 @@ describe('shell outcomes', () => {
       env: { FROM_CALL: 'also' },
     });
     const lines = (response.data as ShellData).stdout.trim().split('\n').sort();
-    expect(lines).toEqual([
+    // Plus the run's marker, which lets the tool find processes that left the group.
+    expect(lines.filter((line) => !line.startsWith('CANDOR_RUN_ID='))).toEqual([
       'FROM_CALL=also',
       'FROM_OPTIONS=yes',
       'LANG=C',
@@ -302,6 +303,27 @@ async function livePidsWith(token: string): Promise<number[]> {
   return pids;
 }
 
+describe('shell without isolation: processes that leave the group', () => {
+  it('kills a setsid process on timeout, found by the marker it inherited', async () => {
+    const token = String(700_000 + (process.pid % 99_999));
+    const response = await callTool(
+      shellTool({ root, allowShellString: true }),
+      {
+        command: `setsid sleep ${token} & echo started; sleep ${token}`,
+        timeoutMs: 1000,
+      },
+    );
+    expect(codeOf(response)).toBe('TIMEOUT');
+    expect((response.data as ShellData).stdout).toBe('started\n');
+    const deadline = performance.now() + 5000;
+    let live = await livePidsWith(token);
+    while (live.length > 0 && performance.now() < deadline) {
+      live = await livePidsWith(token);
+    }
+    expect(live).toEqual([]);
+  });
+});
+
 describe('shell isolation without bubblewrap', () => {
   it('refuses to run, rather than run unisolated, when bubblewrap is unusable', async () => {
     const tool = shellTool({ root, bwrapPath: join(root, 'no-bwrap-here') });
@@ -372,6 +394,38 @@ describe.skipIf(!bubblewrap.available)(
       });
       expect(codeOf(isolated)).toBe('EXECUTION_ERROR');
       expect((isolated.data as ShellData).stderr).toContain('fetch failed');
+    });
+
+    it('holds as root: the read-only root cannot be remounted writable, so nothing lands outside', async () => {
+      const outside = `/var/tmp/candor-remount-${process.pid}`;
+      const response = await callTool(shellTool({ root, isolate: true }), {
+        command: [
+          'sh',
+          '-c',
+          `mount -o remount,rw,bind / ; touch ${outside}; echo uid=$(id -u)`,
+        ],
+      });
+      // The last command is the echo, so the exit code is 0; what matters is the outside file.
+      expect(response.status).toBe('success');
+      const data = response.data as ShellData;
+      expect(data.stderr).toMatch(/permission denied|not permitted/i);
+      expect(data.stderr).toContain('Read-only');
+      await expect(readFile(outside)).rejects.toThrow();
+    });
+
+    it('leaves no setsid survivor once the command ends', async () => {
+      const token = String(800_000 + (process.pid % 99_999));
+      const response = await callTool(shellTool({ root, isolate: true }), {
+        command: ['sh', '-c', `setsid sleep ${token} & echo started`],
+      });
+      expect(response.status).toBe('success');
+      expect((response.data as ShellData).stdout).toBe('started\n');
+      const deadline = performance.now() + 5000;
+      let live = await livePidsWith(token);
+      while (live.length > 0 && performance.now() < deadline) {
+        live = await livePidsWith(token);
+      }
+      expect(live).toEqual([]);
     });
 
     it('kills a hung isolated command with everything it started', async () => {

@@ -244,6 +244,13 @@ export function shellTool(options: ShellToolOptions) {
         typeof input.command === 'string'
           ? ['/bin/sh', '-c', input.command]
           : input.command;
+      if (display.some((part) => part.includes('\0'))) {
+        // execve cannot pass a NUL byte; it is the caller's mistake, not a failure of the tool.
+        return ToolResponse.error(
+          'INVALID_PARAM',
+          'The command contains a NUL character, which no program argument can hold',
+        );
+      }
       try {
         const cwd = await guard.resolve(input.cwd);
         const cwdInfo = await stat(cwd.absolute);

@@ -9,6 +9,7 @@ import {
   sep,
 } from 'node:path';
 import { ToolError } from '@candor/errors';
+import { WorkspaceDir } from './workspace-dir.ts';
 
 /** A path that passed the guard. */
 export interface GuardedPath {
@@ -16,6 +17,22 @@ export interface GuardedPath {
   readonly absolute: string;
   /** The same path relative to the root, with `/` separators; `.` for the root itself. */
   readonly relative: string;
+}
+
+// Linux's PATH_MAX and NAME_MAX: longer is ENAMETOOLONG, the model's mistake, not the tool's.
+const MAX_PATH_BYTES = 4095;
+const MAX_NAME_BYTES = 255;
+
+function invalidPath(requested: string, why: string): ToolError {
+  const shown =
+    requested.length > 80
+      ? `${requested.slice(0, 80)}… (${requested.length} characters)`
+      : requested;
+  return new ToolError({
+    code: 'INVALID_PARAM',
+    message: `Invalid path ${JSON.stringify(shown)}: ${why}`,
+    details: { policy: 'path-syntax' },
+  });
 }
 
 // Linux gives up after 40 links (ELOOP); so do we, instead of looping on a cycle.
@@ -96,20 +113,77 @@ export class WorkspaceGuard {
         details: { path: requested },
       });
     }
+    if (Buffer.byteLength(requested) > MAX_PATH_BYTES) {
+      throw invalidPath(requested, `longer than ${MAX_PATH_BYTES} bytes`);
+    }
+    const longName = requested
+      .split(/[\\/]/)
+      .find((part) => Buffer.byteLength(part) > MAX_NAME_BYTES);
+    if (longName !== undefined) {
+      throw invalidPath(
+        requested,
+        `a name in it is longer than ${MAX_NAME_BYTES} bytes`,
+      );
+    }
     const realRoot = await this.realRoot();
     const lexical = resolve(this.root, requested);
     if (!isInside(this.root, lexical) && !isInside(realRoot, lexical)) {
       throw denied(requested, 'it leads out of the root');
     }
+    if (Buffer.byteLength(lexical) > MAX_PATH_BYTES) {
+      throw invalidPath(requested, 'it resolves to a path that is too long');
+    }
     const absolute = await this.#follow(lexical);
     if (!isInside(realRoot, absolute)) {
       throw denied(requested, 'a symbolic link leads out of the root');
+    }
+    if (Buffer.byteLength(absolute) > MAX_PATH_BYTES) {
+      throw invalidPath(requested, 'it resolves to a path that is too long');
     }
     const rel = relative(realRoot, absolute);
     return {
       absolute,
       relative: rel === '' ? '.' : rel.split(sep).join('/'),
     };
+  }
+
+  /**
+   * Opens a guarded directory from the root's descriptor, one name at a time without following
+   * links, so that no part can be swapped for a link after {@link WorkspaceGuard.resolve}
+   * checked it. `create` makes missing directories on the way.
+   */
+  async openDirectory(
+    target: GuardedPath,
+    create = false,
+  ): Promise<WorkspaceDir> {
+    return WorkspaceDir.open({
+      realRoot: await this.realRoot(),
+      parts: target.relative === '.' ? [] : target.relative.split('/'),
+      shown: target.relative,
+      create,
+    });
+  }
+
+  /**
+   * Opens the directory that holds a guarded path, as {@link WorkspaceGuard.openDirectory} does,
+   * and gives the last name; `name` is undefined for the root itself.
+   */
+  async openParent(
+    target: GuardedPath,
+    create = false,
+  ): Promise<{
+    readonly dir: WorkspaceDir;
+    readonly name: string | undefined;
+  }> {
+    const parts = target.relative === '.' ? [] : target.relative.split('/');
+    const name = parts.pop();
+    const dir = await WorkspaceDir.open({
+      realRoot: await this.realRoot(),
+      parts,
+      shown: target.relative,
+      create,
+    });
+    return { dir, name };
   }
 
   /** A real path for `path`, following links through parts that do not exist yet. */

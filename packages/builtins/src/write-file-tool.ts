@@ -1,12 +1,13 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { type Stats } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { type FileHandle } from 'node:fs/promises';
 import { ToolError } from '@candor/errors';
 import { defineTool, ToolResponse } from '@candor/tools';
 import { z } from 'zod';
 import { errorResponse } from './error-response.ts';
+import { type WorkspaceDir } from './workspace-dir.ts';
 import { WorkspaceGuard } from './workspace-guard.ts';
+import { systemErrorCode } from './system-error-code.ts';
 
 /** Options of {@link writeFileTool}. */
 export interface WriteFileToolOptions {
@@ -14,20 +15,17 @@ export interface WriteFileToolOptions {
   readonly root: string;
 }
 
-function isMissing(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    'code' in error &&
-    error.code === 'ENOENT'
-  );
-}
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL } = constants;
+const CHUNK_BYTES = 64 * 1024;
 
-async function statOrUndefined(path: string): Promise<Stats | undefined> {
+async function lstatOrUndefined(
+  dir: WorkspaceDir,
+  name: string,
+): Promise<Stats | undefined> {
   try {
-    return await stat(path);
+    return await dir.lstat(name);
   } catch (error: unknown) {
-    if (isMissing(error)) return undefined;
+    if (systemErrorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
 }
@@ -37,9 +35,19 @@ interface Expectation {
   readonly expectedSha256: string | undefined;
 }
 
+async function hashOf(handle: FileHandle): Promise<string> {
+  const hash = createHash('sha256');
+  const chunk = Buffer.alloc(CHUNK_BYTES);
+  for (;;) {
+    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null);
+    if (bytesRead === 0) return hash.digest('hex');
+    hash.update(chunk.subarray(0, bytesRead));
+  }
+}
+
 /** Describes how the file differs from what the caller read, or undefined when it does not. */
 async function staleness(
-  path: string,
+  file: { readonly dir: WorkspaceDir; readonly name: string },
   current: Stats | undefined,
   expected: Expectation,
 ): Promise<Record<string, unknown> | undefined> {
@@ -54,14 +62,70 @@ async function staleness(
     };
   }
   if (expected.expectedSha256 !== undefined) {
-    const actual = createHash('sha256')
-      .update(await readFile(path))
-      .digest('hex');
+    const handle = await file.dir.openFile(file.name, O_RDONLY);
+    const actual = await hashOf(handle).finally(() => handle.close());
     if (actual !== expected.expectedSha256.toLowerCase()) {
       return { expectedSha256: expected.expectedSha256, actualSha256: actual };
     }
   }
   return undefined;
+}
+
+interface AtomicWrite {
+  readonly dir: WorkspaceDir;
+  readonly name: string;
+  readonly content: Buffer;
+  /** The file being replaced: its mode (and, as root, its owner) carry over. */
+  readonly current: Stats | undefined;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Writes a temporary file beside the target, flushes it and renames it over the target. The
+ * rename is atomic: readers see the old content or the new, never a mix, and a write that fails
+ * or is stopped halfway leaves the old file as it was and no temporary file behind.
+ */
+async function writeAtomically(write: AtomicWrite): Promise<Stats> {
+  const { dir, name, content, current, signal } = write;
+  const temporary = `.${name.slice(0, 200)}.${randomBytes(6).toString('hex')}.candor-tmp`;
+  const mode = current === undefined ? 0o666 : current.mode & 0o7777;
+  const handle = await dir.openFile(
+    temporary,
+    O_WRONLY | O_CREAT | O_EXCL,
+    mode,
+  );
+  let renamed = false;
+  try {
+    try {
+      // The umask narrowed the mode given to open; the original's mode is restored exactly.
+      if (current !== undefined) {
+        await handle.chmod(mode);
+        if (process.getuid?.() === 0) {
+          await handle.chown(current.uid, current.gid).catch(() => undefined);
+        }
+      }
+      for (let offset = 0; offset < content.length;) {
+        signal.throwIfAborted();
+        const { bytesWritten } = await handle.write(
+          content,
+          offset,
+          Math.min(CHUNK_BYTES, content.length - offset),
+        );
+        offset += bytesWritten;
+      }
+      signal.throwIfAborted();
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    signal.throwIfAborted();
+    await dir.rename(temporary, name);
+    renamed = true;
+    await dir.sync();
+    return await dir.lstat(name);
+  } finally {
+    if (!renamed) await dir.unlink(temporary).catch(() => undefined);
+  }
 }
 
 /**
@@ -116,14 +180,44 @@ export function writeFileTool(options: WriteFileToolOptions) {
         .describe('Create missing parent directories'),
     }),
     run: async (input, context) => {
-      const { path, content } = input;
+      const { path } = input;
+      let dir: WorkspaceDir | undefined;
       try {
         const target = await guard.resolve(path);
-        const current = await statOrUndefined(target.absolute);
-        if (current?.isDirectory() === true) {
+        const opened = await guard
+          .openParent(target, input.createParents)
+          .catch((error: unknown) => {
+            if (!input.createParents && systemErrorCode(error) === 'ENOENT') {
+              throw new ToolError({
+                code: 'NOT_FOUND',
+                message: `The parent directory of ${target.relative} does not exist; pass createParents: true to create it`,
+              });
+            }
+            throw error;
+          });
+        dir = opened.dir;
+        const name = opened.name;
+        const current =
+          name === undefined ? undefined : await lstatOrUndefined(dir, name);
+        if (name === undefined || current?.isDirectory() === true) {
           return ToolResponse.error(
             'IS_DIRECTORY',
             `${target.relative} is a directory`,
+            { data: { path: target.relative } },
+          );
+        }
+        if (current?.isSymbolicLink() === true) {
+          // The guard resolved every link; a link here appeared after its check.
+          return ToolResponse.error(
+            'ACCESS_DENIED',
+            `${target.relative} became a symbolic link while it was being written; nothing was written`,
+            { data: { path: target.relative } },
+          );
+        }
+        if (current !== undefined && !current.isFile()) {
+          return ToolResponse.error(
+            'INVALID_PARAM',
+            `${target.relative} is not a regular file (a FIFO, socket or device); write_file writes regular files only`,
             { data: { path: target.relative } },
           );
         }
@@ -131,7 +225,7 @@ export function writeFileTool(options: WriteFileToolOptions) {
           input.expectedMtimeMs !== undefined ||
           input.expectedSha256 !== undefined
         ) {
-          const stale = await staleness(target.absolute, current, {
+          const stale = await staleness({ dir, name }, current, {
             expectedMtimeMs: input.expectedMtimeMs,
             expectedSha256: input.expectedSha256,
           });
@@ -145,37 +239,30 @@ export function writeFileTool(options: WriteFileToolOptions) {
             );
           }
         }
-        const parent = dirname(target.absolute);
-        if (input.createParents) {
-          await mkdir(parent, { recursive: true });
-        } else if ((await statOrUndefined(parent)) === undefined) {
-          throw new ToolError({
-            code: 'NOT_FOUND',
-            message: `The parent directory of ${target.relative} does not exist; pass createParents: true to create it`,
-          });
-        }
-        await writeFile(target.absolute, content, {
-          encoding: 'utf8',
+        const bytes = Buffer.from(input.content, 'utf8');
+        const written = await writeAtomically({
+          dir,
+          name,
+          content: bytes,
+          current,
           signal: context.signal,
         });
-        const written = await stat(target.absolute);
-        const bytes = Buffer.byteLength(content, 'utf8');
         return ToolResponse.success(
-          `${current === undefined ? 'Created' : 'Wrote'} ${target.relative} (${bytes} bytes)`,
+          `${current === undefined ? 'Created' : 'Wrote'} ${target.relative} (${bytes.length} bytes)`,
           {
             data: {
               path: target.relative,
-              bytes,
+              bytes: bytes.length,
               created: current === undefined,
               mtimeMs: written.mtimeMs,
-              sha256: createHash('sha256')
-                .update(content, 'utf8')
-                .digest('hex'),
+              sha256: createHash('sha256').update(bytes).digest('hex'),
             },
           },
         );
       } catch (error: unknown) {
         return errorResponse(error, path);
+      } finally {
+        await dir?.close();
       }
     },
   });

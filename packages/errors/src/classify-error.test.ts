@@ -179,7 +179,7 @@ const table: Row[] = [
     }),
     code: 'NETWORK_ERROR',
     retryable: true,
-    message: /^fetch failed$/,
+    message: /^Connection refused by the server: .*\(ECONNREFUSED\)$/,
   },
   {
     label: 'DOMException TimeoutError',

@@ -55,6 +55,20 @@ const systemCodes: Readonly<Record<string, ToolErrorCode>> = {
   UND_ERR_SOCKET: 'NETWORK_ERROR',
 };
 
+// userinfo (`user:pass@`) in any URL, and query values whose name says they are a secret.
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
+const SECRET_QUERY =
+  /([?&][^=&\s#]*(?:token|key|secret|passw|pwd|auth|sig|session|credential)[^=&\s#]*=)[^&\s#]*/gi;
+
+/**
+ * Replaces credentials in URLs inside `text` with `***`: the userinfo part and query values whose
+ * names say they are secret (`token`, `api_key`, `password`, `sig`, ...). Messages often quote
+ * the URL that failed; the model and the logs must not see its secrets.
+ */
+export function scrubUrlSecrets(text: string): string {
+  return text.replace(URL_USERINFO, '$1***@').replace(SECRET_QUERY, '$1***');
+}
+
 function result(
   code: ToolErrorCode,
   message: string,
@@ -64,7 +78,7 @@ function result(
 ): ClassifiedError {
   return {
     code,
-    message,
+    message: scrubUrlSecrets(message),
     retryable: fields.retryable ?? codeMetadata[code].retryable,
     ...(fields.retryAfterMs === undefined
       ? {}
@@ -113,6 +127,96 @@ function systemCodeOf(
     current = readProperty(current, 'cause');
   }
   return undefined;
+}
+
+interface NetworkFacts {
+  readonly code: string;
+  readonly message: string;
+  readonly host: string | undefined;
+  readonly port: number | undefined;
+}
+
+/** The first error in the cause chain (or an AggregateError's first error) with a string code. */
+function networkFactsOf(thrown: object): NetworkFacts | undefined {
+  let current: unknown = thrown;
+  for (let depth = 0; depth < 5 && typeof current === 'object'; depth++) {
+    if (current === null) return undefined;
+    const code = readProperty(current, 'code');
+    const errors = readProperty(current, 'errors');
+    // An AggregateError (one attempt per address) carries the code, its errors the address.
+    if (Array.isArray(errors) && errors.length > 0) {
+      current = errors[0] as unknown;
+      continue;
+    }
+    if (typeof code === 'string' && Object.hasOwn(systemCodes, code)) {
+      const socket = readProperty(current, 'socket');
+      const host =
+        readProperty(current, 'hostname') ??
+        readProperty(current, 'address') ??
+        readProperty(socket, 'remoteAddress');
+      const port =
+        readProperty(current, 'port') ?? readProperty(socket, 'remotePort');
+      return {
+        code,
+        message: describeThrown(current),
+        host: typeof host === 'string' && host !== '' ? host : undefined,
+        port: typeof port === 'number' ? port : undefined,
+      };
+    }
+    current = readProperty(current, 'cause');
+  }
+  return undefined;
+}
+
+function where(facts: NetworkFacts): string {
+  if (facts.host === undefined) return 'the server';
+  const host = facts.host.includes(':') ? `[${facts.host}]` : facts.host;
+  return facts.port === undefined ? host : `${host}:${facts.port}`;
+}
+
+/**
+ * A sentence naming what happened on the network, or undefined for codes that are not about a
+ * connection. "fetch failed" alone hides the cause; the socket error in its `cause` has it.
+ */
+function networkMessage(facts: NetworkFacts): string | undefined {
+  switch (facts.code) {
+    case 'ECONNREFUSED':
+      return `Connection refused by ${where(facts)}: nothing accepts connections there (ECONNREFUSED)`;
+    case 'ECONNRESET':
+      return `Connection reset by ${where(facts)} (ECONNRESET)`;
+    case 'ENOTFOUND':
+      return `DNS lookup failed for ${facts.host ?? 'the host'}: no such host (ENOTFOUND)`;
+    case 'EAI_AGAIN':
+      return `DNS lookup failed for ${facts.host ?? 'the host'}: temporary failure in name resolution (EAI_AGAIN)`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `${where(facts)} is unreachable from this machine (${facts.code})`;
+    case 'ECONNABORTED':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+      return `The connection to ${where(facts)} was closed unexpectedly: ${facts.message} (${facts.code})`;
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `Connecting to ${where(facts)} timed out (${facts.code})`;
+    default:
+      return undefined;
+  }
+}
+
+/** undici (behind Node's fetch) gives up after 20 redirects with this cause and no code. */
+function isRedirectLoop(thrown: object): boolean {
+  let current: unknown = thrown;
+  for (let depth = 0; depth < 4; depth++) {
+    const message = readProperty(current, 'message');
+    if (
+      typeof message === 'string' &&
+      /redirect count exceeded/i.test(message)
+    ) {
+      return true;
+    }
+    current = readProperty(current, 'cause');
+    if (typeof current !== 'object' || current === null) return false;
+  }
+  return false;
 }
 
 function httpStatusOf(thrown: object): number | undefined {
@@ -246,11 +350,22 @@ function classifyObject(
   if (status !== undefined) return fromHttpStatus(thrown, status, now);
   const system = systemCodeOf(thrown);
   if (system !== undefined) {
-    const ownMessage = describeThrown(thrown);
+    const facts = networkFactsOf(thrown);
+    const ownMessage =
+      (facts === undefined ? undefined : networkMessage(facts)) ??
+      describeThrown(thrown);
     return result(system.mapped, ownMessage, {
       details: { systemCode: system.code },
       cause: thrown,
     });
+  }
+  if (isRedirectLoop(thrown)) {
+    // The server's configuration, not a passing fault: retrying follows the same loop.
+    return result(
+      'NETWORK_ERROR',
+      'Too many redirects: the server redirected more than 20 times (a redirect loop)',
+      { retryable: false, details: { reason: 'redirect_loop' }, cause: thrown },
+    );
   }
   if (name === 'SyntaxError') {
     return result('INVALID_FORMAT', describeThrown(thrown), { cause: thrown });

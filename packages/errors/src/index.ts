@@ -11,7 +11,7 @@ export { codeMetadata, ErrorCategory, metadataOf } from './code-metadata.ts';
 export type { CodeMetadata } from './code-metadata.ts';
 export { isToolError, ToolError } from './tool-error.ts';
 export type { ToolErrorOptions } from './tool-error.ts';
-export { classifyError } from './classify-error.ts';
+export { classifyError, scrubUrlSecrets } from './classify-error.ts';
 export type { ClassifiedError, ClassifyOptions } from './classify-error.ts';
 export { describeThrown } from './describe-thrown.ts';
 export { retryAfterMsFrom } from './retry-after.ts';

@@ -1,0 +1,187 @@
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callTool, codeOf, temporaryRoot } from './__fixtures__/call-tool.ts';
+import { httpFetchTool } from './http-fetch-tool.ts';
+import { listDirTool } from './list-dir-tool.ts';
+import { readFileTool } from './read-file-tool.ts';
+import { searchTool } from './search-tool.ts';
+import { shellTool } from './shell-tool.ts';
+import { writeFileTool } from './write-file-tool.ts';
+
+let root: string;
+let cleanup: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ root, cleanup } = await temporaryRoot());
+  await writeFile(join(root, 'keep.txt'), 'original content\n');
+  execFileSync('mkfifo', [join(root, 'pipe')]);
+});
+
+afterEach(async () => {
+  await cleanup();
+});
+
+describe('write_file is atomic', () => {
+  it('a write stopped by its deadline leaves the original byte for byte, and no temporary file', async () => {
+    const controller = new AbortController();
+    const big = 'x'.repeat(8 * 1024 * 1024);
+    const pending = callTool(
+      writeFileTool({ root }),
+      { path: 'keep.txt', content: big },
+      { signal: controller.signal },
+    );
+    controller.abort(new DOMException('deadline', 'TimeoutError'));
+    const response = await pending;
+    expect(codeOf(response)).toBe('TIMEOUT');
+    expect(await readFile(join(root, 'keep.txt'), 'utf8')).toBe(
+      'original content\n',
+    );
+    expect((await readdir(root)).sort()).toEqual(['keep.txt', 'pipe']);
+  });
+
+  it('keeps the mode of the file it replaces', async () => {
+    execFileSync('chmod', ['640', join(root, 'keep.txt')]);
+    const response = await callTool(writeFileTool({ root }), {
+      path: 'keep.txt',
+      content: 'new\n',
+    });
+    expect(response.status).toBe('success');
+    const mode = execFileSync('stat', ['-c', '%a', join(root, 'keep.txt')], {
+      encoding: 'utf8',
+    }).trim();
+    expect(mode).toBe('640');
+    expect(await readFile(join(root, 'keep.txt'), 'utf8')).toBe('new\n');
+  });
+});
+
+describe('non-regular files are refused up front, never opened to block', () => {
+  it.each([
+    [
+      'write_file',
+      () => writeFileTool({ root }),
+      { path: 'pipe', content: 'x' },
+    ],
+    ['read_file', () => readFileTool({ root }), { path: 'pipe' }],
+    [
+      'search (js)',
+      () => searchTool({ root, engine: 'js' }),
+      { pattern: 'x', path: 'pipe' },
+    ],
+    [
+      'search (auto)',
+      () => searchTool({ root }),
+      { pattern: 'x', path: 'pipe' },
+    ],
+  ] as const)('%s on a FIFO → INVALID_PARAM', async (_name, tool, args) => {
+    const response = await callTool(tool(), args);
+    expect(codeOf(response)).toBe('INVALID_PARAM');
+    expect(response.text).toMatch(/not a regular file/);
+  });
+
+  it('a search walk skips the FIFO and still answers', async () => {
+    const response = await callTool(searchTool({ root, engine: 'js' }), {
+      pattern: 'original',
+    });
+    expect(response.status).toBe('success');
+    expect((response.data as { count: number }).count).toBe(1);
+  });
+});
+
+describe("the model's bad arguments are INVALID_PARAM, not tool failures", () => {
+  const longName = 'n'.repeat(300);
+  const longPath = Array.from({ length: 30 }, () => 'd'.repeat(200)).join('/');
+
+  it.each([
+    [
+      'read_file, a name over 255 bytes',
+      () => readFileTool({ root }),
+      { path: longName },
+    ],
+    [
+      'read_file, a path over 4095 bytes',
+      () => readFileTool({ root }),
+      { path: longPath },
+    ],
+    [
+      'write_file, a name over 255 bytes',
+      () => writeFileTool({ root }),
+      { path: longName, content: 'x' },
+    ],
+    [
+      'list_dir, a path over 4095 bytes',
+      () => listDirTool({ root }),
+      { path: longPath },
+    ],
+    [
+      'search, a name over 255 bytes',
+      () => searchTool({ root }),
+      { pattern: 'x', path: longName },
+    ],
+    [
+      'shell, a NUL byte in an argument',
+      () => shellTool({ root }),
+      { command: ['echo', 'a\0b'] },
+    ],
+    [
+      'http_fetch, credentials in the URL',
+      () => httpFetchTool(),
+      { url: 'http://user:pw@127.0.0.1:9/' },
+    ],
+    [
+      'http_fetch, a header name with a space',
+      () => httpFetchTool(),
+      { url: 'http://127.0.0.1:9/', headers: { 'X Bad': 'v' } },
+    ],
+    [
+      'http_fetch, CRLF in a header value',
+      () => httpFetchTool(),
+      { url: 'http://127.0.0.1:9/', headers: { 'X-Ok': 'v\r\nInjected: 1' } },
+    ],
+  ] as const)('%s', async (_name, tool, args) => {
+    const response = await callTool(tool(), args);
+    expect(codeOf(response)).toBe('INVALID_PARAM');
+    // No host path outside the workspace in the message.
+    expect(response.text).not.toContain(root);
+    expect(response.text).not.toContain('pw@');
+  });
+});
+
+describe('http_fetch messages name the cause', () => {
+  it('a refused connection names host, port and "connection refused"', async () => {
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((done) => server.close(done));
+    const response = await callTool(httpFetchTool(), {
+      url: `http://127.0.0.1:${port}/x?token=s3cret`,
+    });
+    expect(codeOf(response)).toBe('NETWORK_ERROR');
+    expect(response.text).toContain(`Connection refused by 127.0.0.1:${port}`);
+    expect(response.text).not.toContain('s3cret');
+  });
+
+  it('a redirect loop says so', async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(302, { location: '/again' }).end();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const response = await callTool(httpFetchTool(), {
+        url: `http://127.0.0.1:${port}/start`,
+      });
+      expect(codeOf(response)).toBe('NETWORK_ERROR');
+      expect(response.text).toMatch(
+        new RegExp(
+          `GET http://127\\.0\\.0\\.1:${port}/start failed: Too many redirects`,
+        ),
+      );
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+});

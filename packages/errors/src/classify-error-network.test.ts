@@ -1,0 +1,157 @@
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type Server } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { classifyError, scrubUrlSecrets } from './classify-error.ts';
+
+const servers: { close: (done: () => void) => unknown }[] = [];
+
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise<void>((done) => {
+          server.close(() => {
+            done();
+          });
+        }),
+    ),
+  );
+});
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  if (address === null || typeof address === 'string')
+    throw new Error('no port');
+  return address.port;
+}
+
+/** A port that nothing listens on: bound once, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  const port = await listen(server);
+  await new Promise<void>((done) =>
+    server.close(() => {
+      done();
+    }),
+  );
+  return port;
+}
+
+async function fetchError(url: string): Promise<unknown> {
+  try {
+    await fetch(url);
+  } catch (error: unknown) {
+    return error;
+  }
+  throw new Error(`fetch ${url} did not fail`);
+}
+
+describe('classifyError names what happened on the network (real sockets)', () => {
+  it('a refused connection names host, port and "connection refused"', async () => {
+    const port = await closedPort();
+    const classified = classifyError(
+      await fetchError(`http://127.0.0.1:${port}/x`),
+    );
+    expect(classified.code).toBe('NETWORK_ERROR');
+    expect(classified.retryable).toBe(true);
+    expect(classified.message).toBe(
+      `Connection refused by 127.0.0.1:${port}: nothing accepts connections there (ECONNREFUSED)`,
+    );
+  });
+
+  it('a connection reset by the peer names host and port', async () => {
+    const server = createServer((socket) => socket.resetAndDestroy());
+    servers.push(server);
+    const port = await listen(server);
+    const classified = classifyError(
+      await fetchError(`http://127.0.0.1:${port}/x`),
+    );
+    expect(classified.code).toBe('NETWORK_ERROR');
+    expect(classified.message).toMatch(
+      new RegExp(
+        `^(Connection reset by|The connection to) 127\\.0\\.0\\.1:${port}\\b`,
+      ),
+    );
+  });
+
+  it('a redirect loop says so and is not retryable', async () => {
+    const server = createHttpServer((_request, response) => {
+      response.writeHead(302, { location: '/again' }).end();
+    });
+    servers.push(server);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const address = server.address();
+    if (address === null || typeof address === 'string')
+      throw new Error('no port');
+    const classified = classifyError(
+      await fetchError(`http://127.0.0.1:${address.port}/start`),
+    );
+    expect(classified.code).toBe('NETWORK_ERROR');
+    expect(classified.retryable).toBe(false);
+    expect(classified.message).toMatch(/redirect loop/);
+    expect(classified.details).toEqual({ reason: 'redirect_loop' });
+  });
+
+  it('a DNS failure names the host (the error Node gives for getaddrinfo)', () => {
+    const lookup = Object.assign(
+      new Error('getaddrinfo ENOTFOUND no-such-host.invalid'),
+      {
+        code: 'ENOTFOUND',
+        errno: -3008,
+        syscall: 'getaddrinfo',
+        hostname: 'no-such-host.invalid',
+      },
+    );
+    const classified = classifyError(
+      new TypeError('fetch failed', { cause: lookup }),
+    );
+    expect(classified.code).toBe('NETWORK_ERROR');
+    expect(classified.message).toBe(
+      'DNS lookup failed for no-such-host.invalid: no such host (ENOTFOUND)',
+    );
+  });
+
+  it('takes host and port from the first error of an AggregateError (both address families refused)', () => {
+    const refused = (address: string) =>
+      Object.assign(new Error(`connect ECONNREFUSED ${address}:8080`), {
+        code: 'ECONNREFUSED',
+        address,
+        port: 8080,
+      });
+    const aggregate = Object.assign(
+      new AggregateError([refused('::1'), refused('127.0.0.1')]),
+      { code: 'ECONNREFUSED' },
+    );
+    const classified = classifyError(
+      new TypeError('fetch failed', { cause: aggregate }),
+    );
+    expect(classified.message).toMatch(/^Connection refused by \[::1\]:8080/);
+  });
+});
+
+describe('scrubUrlSecrets', () => {
+  it.each([
+    ['http://user:pw@host:1/x', 'http://***@host:1/x'],
+    [
+      'see https://alice@example.com/a?b=1',
+      'see https://***@example.com/a?b=1',
+    ],
+    [
+      'GET http://h/p?api_key=abc123&page=2&token=t0k#frag',
+      'GET http://h/p?api_key=***&page=2&token=***#frag',
+    ],
+    ['no url here: user@host', 'no url here: user@host'],
+  ])('%s → %s', (input, expected) => {
+    expect(scrubUrlSecrets(input)).toBe(expected);
+  });
+
+  it('applies to every classified message', () => {
+    const classified = classifyError(
+      new TypeError(
+        'Request cannot be constructed from a URL that includes credentials: http://root:hunter2@10.0.0.1/?password=hunter2',
+      ),
+    );
+    expect(classified.message).not.toContain('hunter2');
+  });
+});
