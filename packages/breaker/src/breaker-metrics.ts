@@ -10,7 +10,7 @@ import { BreakerState } from './breaker-state.ts';
 
 /**
  * The breaker's metric names. There is no OpenTelemetry convention for circuit breakers, so they
- * live in our own namespace (research §5.2, §7.4); counters carry no `_total` suffix.
+ * live in our own namespace; counters carry no `_total` suffix.
  */
 export const breakerMetricNames = Object.freeze({
   STATE: 'agent_tool.circuit_breaker.state',

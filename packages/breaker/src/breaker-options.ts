@@ -78,7 +78,7 @@ const sharedDefaultCodes: ReadonlySet<ToolErrorCode> = new Set(
 );
 
 /**
- * The defaults, sized for agent tools that see a few calls a minute (research §7.3).
+ * The defaults, sized for agent tools that see a few calls a minute.
  *
  * @example
  * ```ts

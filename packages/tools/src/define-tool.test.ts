@@ -108,3 +108,36 @@ describe('provider specs', () => {
     });
   });
 });
+
+describe('defineTool with zod 3', () => {
+  it('names the found and the needed zod for a zod 3 input or output schema', async () => {
+    const { z: z3 } = await import('zod3');
+    const run = () => ToolResponse.success('ok');
+    const input = z3.object({ a: z3.number() });
+    expect(() =>
+      defineTool({ name: 'old', description: 'd', input, run } as never),
+    ).toThrow(
+      /tool "old" needs a zod schema as input; found a zod 3 schema, but Candor needs zod \^4\.0\.17/,
+    );
+    expect(() =>
+      defineTool({
+        name: 'old',
+        description: 'd',
+        input: z.object({}),
+        output: input,
+        run,
+      } as never),
+    ).toThrow(/output must be a zod schema when given; found a zod 3 schema/);
+  });
+
+  it('keeps the plain message for a value that is no schema at all', () => {
+    expect(() =>
+      defineTool({
+        name: 'none',
+        description: 'd',
+        input: { a: 1 },
+        run: () => ToolResponse.success('ok'),
+      } as never),
+    ).toThrow(/tool "none" needs a zod schema as input$/);
+  });
+});

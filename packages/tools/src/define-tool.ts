@@ -79,6 +79,17 @@ function isZodSchema(value: unknown): value is z.ZodType {
   return value instanceof z.ZodType;
 }
 
+/** The zod range Candor is built and tested against; the peer dependency says the same. */
+const SUPPORTED_ZOD_RANGE = '^4.0.17';
+
+// A zod 3 schema carries `_def` but not zod 4's `_zod` internals, so it fails `instanceof` with a
+// message that would otherwise suggest the schema is missing rather than from the wrong major.
+function zod3Hint(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return '';
+  if (!('_def' in value) || '_zod' in value) return '';
+  return `; found a zod 3 schema, but Candor needs zod ${SUPPORTED_ZOD_RANGE} (install zod@4 and import { z } from 'zod')`;
+}
+
 function checkDefinition(definition: ToolDefinition): void {
   if (typeof definition !== 'object' || (definition as unknown) === null) {
     fail('', 'expected a definition object');
@@ -97,10 +108,17 @@ function checkDefinition(definition: ToolDefinition): void {
       `tool "${name}" needs a non-empty description: the model reads it`,
     );
   }
-  if (!isZodSchema(input))
-    fail('input', `tool "${name}" needs a zod schema as input`);
+  if (!isZodSchema(input)) {
+    fail(
+      'input',
+      `tool "${name}" needs a zod schema as input${zod3Hint(input)}`,
+    );
+  }
   if (output !== undefined && !isZodSchema(output)) {
-    fail('output', `tool "${name}": output must be a zod schema when given`);
+    fail(
+      'output',
+      `tool "${name}": output must be a zod schema when given${zod3Hint(output)}`,
+    );
   }
   if (typeof run !== 'function')
     fail('run', `tool "${name}" needs a run function`);

@@ -16,13 +16,8 @@ export type {
   ToolContext,
   ToolStats,
 } from './tool-response.ts';
-export {
-  parseToolResponse,
-  safeParseToolResponse,
-  toolResponseFromJSON,
-  toolResponseSchema,
-  toolResponseToJSON,
-} from './tool-response-schema.ts';
+// parse, safeParse, fromJSON and toJSON are reached through ToolResponse, so each has one name.
+export { toolResponseSchema } from './tool-response-schema.ts';
 export type { SafeParseToolResponse } from './tool-response-schema.ts';
 export { isDenied, outcomeOf, ToolOutcome } from './outcome-of.ts';
 export {

@@ -80,7 +80,7 @@ function describeIssues(error: z.ZodError): { field: string; message: string } {
   return { field, message: `Invalid ToolResponse: ${all}` };
 }
 
-/** The outcome of {@link safeParseToolResponse}. */
+/** The outcome of `ToolResponse.safeParse`. */
 export type SafeParseToolResponse =
   | { readonly success: true; readonly response: ToolResponse }
   | { readonly success: false; readonly error: ToolProtocolError };
