@@ -61,6 +61,7 @@ export type AgentEvent =
       readonly step: number;
       readonly callId: string;
       readonly toolName: string;
+      /** The raw arguments text, with secret-looking values censored. */
       readonly arguments: string;
     }
   | {

@@ -374,3 +374,66 @@ describe('Agent', () => {
     );
   });
 });
+
+describe('Agent: what leaves the run', () => {
+  it('censors secret-looking arguments in the tool-start event', async () => {
+    const secret = 'sk-canary-5f1e';
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { name: 'calc', arguments: { a: 1, b: 2, apiKey: secret } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const agent = new Agent({ model, registry: registryWithCalculator() });
+    const starts: AgentEvent[] = [];
+    for await (const event of agent.stream('add')) {
+      if (event.type === 'tool-start') starts.push(event);
+    }
+    expect(starts).toHaveLength(1);
+    const start = starts[0];
+    expect(start?.type === 'tool-start' && start.arguments).toBe(
+      '{"a":1,"b":2,"apiKey":"[REDACTED]"}',
+    );
+    expect(JSON.stringify(starts)).not.toContain(secret);
+  });
+
+  it('passes the error-detail budget to what the model reads', async () => {
+    const registry = new ToolRegistry();
+    registries.push(registry);
+    registry.register(
+      defineTool({
+        name: 'run_tests',
+        description: 'Runs the tests',
+        input: z.object({}),
+        run: () =>
+          ToolResponse.error(
+            'EXECUTION_ERROR',
+            'The command exited with code 1',
+            {
+              retryable: false,
+              data: {
+                stdout: `${'.'.repeat(50)}expected 5 to be 4`,
+                stderr: '',
+              },
+            },
+          ),
+      }),
+    );
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'run_tests', arguments: {} }] },
+      { text: 'done' },
+    ]);
+    const agent = new Agent({
+      model,
+      registry,
+      toolResult: { maxDetailBytes: 18 },
+    });
+    const result = await agent.run('test');
+    const sent = result.steps[0]?.toolCalls[0]?.sentToModel.content;
+    expect(sent).toContain(
+      '--- stdout ---\n[… 50 earlier bytes cut …]\nexpected 5 to be 4\n',
+    );
+  });
+});

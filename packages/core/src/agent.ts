@@ -2,8 +2,10 @@ import { type ToolRegistry } from '@candor/registry';
 import {
   type Logger,
   outcomeOf,
+  SecretRedactor,
   silentLogger,
   toolResultForModel,
+  type ToolResultForModelOptions,
 } from '@candor/tools';
 import {
   type AgentEvent,
@@ -31,6 +33,12 @@ export interface AgentOptions {
   readonly maxSteps?: number;
   readonly errorBudget?: ErrorBudgetOptions;
   readonly logger?: Logger;
+  /**
+   * How tool results are shown to the model: the error-detail budget (`maxDetailBytes`, 4096
+   * bytes per stream by default) and the redactor that censors secret-looking keys, which also
+   * censors the arguments in `tool-start` events. Pass the same extra keys as your registry.
+   */
+  readonly toolResult?: ToolResultForModelOptions;
 }
 
 /** Options of one run. */
@@ -63,6 +71,8 @@ export class Agent {
   readonly #maxSteps: number;
   readonly #budget: ErrorBudgetOptions;
   readonly #logger: Logger;
+  readonly #toolResult: ToolResultForModelOptions;
+  readonly #redactor: SecretRedactor;
 
   constructor(options: AgentOptions) {
     if (typeof options.model.stream !== 'function') {
@@ -86,6 +96,8 @@ export class Agent {
     this.#instructions = options.instructions;
     this.#maxSteps = maxSteps;
     this.#budget = options.errorBudget ?? {};
+    this.#redactor = options.toolResult?.redactor ?? new SecretRedactor();
+    this.#toolResult = { ...options.toolResult, redactor: this.#redactor };
     this.#logger = (options.logger ?? silentLogger).child({
       component: 'agent',
     });
@@ -215,7 +227,7 @@ export class Agent {
           step: index,
           callId: call.id,
           toolName: call.name,
-          arguments: call.arguments,
+          arguments: censorArguments(call.arguments, this.#redactor),
         };
       }
       // Concurrently, through the one seam; results go back in call order.
@@ -246,7 +258,11 @@ export class Agent {
           call,
           response,
           outcome: outcomeOf(response),
-          sentToModel: toolResultForModel(response, call.name),
+          sentToModel: toolResultForModel(
+            response,
+            call.name,
+            this.#toolResult,
+          ),
         };
       });
       for (const entry of toolCalls) {
@@ -301,6 +317,19 @@ export class Agent {
     }
     yield finish('max_steps');
   }
+}
+
+/** The arguments text with secret-looking values censored; unparsable text carries no keys. */
+function censorArguments(text: string, redactor: SecretRedactor): string {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  return redactor.secretValues(decoded).length === 0
+    ? text
+    : JSON.stringify(redactor.redact(decoded));
 }
 
 // A function, so TypeScript does not narrow `aborted` across awaits: it changes meanwhile.

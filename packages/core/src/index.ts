@@ -31,8 +31,11 @@ export type {
   RecordedError,
 } from './error-budget.ts';
 // Re-exported from @candor/tools, where every surface that shows a result to a model can reach it.
-export { toolResultForModel } from '@candor/tools';
-export type { ModelVisibleResult } from '@candor/tools';
+export { DEFAULT_MAX_DETAIL_BYTES, toolResultForModel } from '@candor/tools';
+export type {
+  ModelVisibleResult,
+  ToolResultForModelOptions,
+} from '@candor/tools';
 export { lastToolResult, scriptedModel } from './scripted-model.ts';
 export type {
   ScriptedModel,

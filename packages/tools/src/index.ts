@@ -45,7 +45,13 @@ export { ToolProtocolError } from './tool-protocol-error.ts';
 export { silentLogger } from './logger.ts';
 export type { Logger, LogMethod } from './logger.ts';
 export { CallAbort } from './call-abort.ts';
-export { toolResultForModel } from './tool-result-for-model.ts';
-export type { ModelVisibleResult } from './tool-result-for-model.ts';
+export {
+  DEFAULT_MAX_DETAIL_BYTES,
+  toolResultForModel,
+} from './tool-result-for-model.ts';
+export type {
+  ModelVisibleResult,
+  ToolResultForModelOptions,
+} from './tool-result-for-model.ts';
 export { scrubSecrets, SecretRedactor } from './secret-redactor.ts';
 export type { RedactOptions } from './secret-redactor.ts';
