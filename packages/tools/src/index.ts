@@ -53,3 +53,9 @@ export { toolResultForModel } from './tool-result-for-model.ts';
 export type { ModelVisibleResult } from './tool-result-for-model.ts';
 export { scrubSecrets, SecretRedactor } from './secret-redactor.ts';
 export type { RedactOptions } from './secret-redactor.ts';
+export type {
+  ToolExecutor,
+  ToolExecutorCallOptions,
+  ToolExecutorSpec,
+  ToolExecutorSpecsOptions,
+} from './tool-executor.ts';
