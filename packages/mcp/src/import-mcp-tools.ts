@@ -350,7 +350,17 @@ class McpLink implements McpImport {
       );
       return responseFromMcp(result, name);
     } catch (error: unknown) {
-      return responseFromThrown(error, name);
+      const response = responseFromThrown(error, name);
+      // Over HTTP nothing closes when the server goes away: a failed request is the only sign.
+      if (
+        response.status === 'error' &&
+        response.errorInfo.code === 'NETWORK_ERROR' &&
+        !signal.aborted
+      ) {
+        this.#lost(client, response.errorInfo.message);
+        client.close().catch(() => undefined);
+      }
+      return response;
     }
   }
 
