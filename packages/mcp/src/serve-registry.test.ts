@@ -1,11 +1,13 @@
 // The official SDK client against serveRegistry: isError, structuredContent that matches the
 // advertised output schema, list_changed when a breaker opens, bearer tokens, loopback.
+import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';
 import {
   Client,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -35,21 +37,30 @@ async function serve(
 
 async function connect(
   url: URL,
-  options: { token?: string; onToolsChanged?: () => void } = {},
+  options: {
+    token?: string;
+    onToolsChanged?: () => void;
+    modern?: boolean;
+  } = {},
 ): Promise<Client> {
   const client = new Client(
     { name: 'test', version: '1' },
-    options.onToolsChanged === undefined
-      ? {}
-      : {
-          listChanged: {
-            tools: {
-              autoRefresh: false,
-              debounceMs: 0,
-              onChanged: options.onToolsChanged,
+    {
+      ...(options.modern === true
+        ? { versionNegotiation: { mode: 'auto' as const } }
+        : {}),
+      ...(options.onToolsChanged === undefined
+        ? {}
+        : {
+            listChanged: {
+              tools: {
+                autoRefresh: false,
+                debounceMs: 0,
+                onChanged: options.onToolsChanged,
+              },
             },
-          },
-        },
+          }),
+    },
   );
   await client.connect(
     new StreamableHTTPClientTransport(url, {
@@ -233,4 +244,90 @@ describe('serveRegistry over Streamable HTTP, seen by the official SDK client', 
     });
     expect(bad.status).toBe(400);
   });
+
+  it('serves 2026-era clients per request, and a closed request cancels the call', async () => {
+    const registry = outcomeRegistry();
+    const service = await serve(registry);
+    const client = await connect(service.url, { modern: true });
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const ok = await client.callTool({
+      name: 'add',
+      arguments: { a: 2, b: 2 },
+    });
+    expect(ok.structuredContent).toEqual({
+      status: 'success',
+      data: { sum: 4 },
+    });
+    const ended = new Promise<boolean | undefined>((resolve) => {
+      const off = registry.on('tool:end', (event) => {
+        if (event.toolName !== 'hang') return;
+        off();
+        resolve(
+          event.response.status === 'error'
+            ? event.response.errorInfo.cancelled
+            : undefined,
+        );
+      });
+    });
+    const started = new Promise<void>((resolve) => {
+      const off = registry.on('tool:start', (event) => {
+        if (event.toolName !== 'hang') return;
+        off();
+        resolve();
+      });
+    });
+    const controller = new AbortController();
+    const pending = client
+      .callTool({ name: 'hang', arguments: {} }, { signal: controller.signal })
+      .catch((error: unknown) => error);
+    await started;
+    controller.abort();
+    await pending;
+    expect(await ended).toBe(true);
+  });
+});
+
+describe('serveRegistry over stdio, seen by the official SDK client', () => {
+  it('answers calls and sends list_changed when a breaker opens', async () => {
+    let resolveChanged: ((value: undefined) => void) | undefined;
+    const changed = new Promise<undefined>((resolve) => {
+      resolveChanged = resolve;
+    });
+    const client = new Client(
+      { name: 'test', version: '1' },
+      {
+        listChanged: {
+          tools: {
+            autoRefresh: false,
+            debounceMs: 0,
+            onChanged: () => {
+              resolveChanged?.(undefined);
+            },
+          },
+        },
+      },
+    );
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          '--import',
+          'tsx',
+          '--conditions=@candor/source',
+          fileURLToPath(
+            new URL('./__fixtures__/serve-outcomes-stdio.ts', import.meta.url),
+          ),
+        ],
+        stderr: 'ignore',
+      }),
+    );
+    cleanups.push(() => client.close());
+    const first = await client.callTool({ name: 'flaky', arguments: {} });
+    expect(first.isError).toBe(true);
+    expect(first.structuredContent).toMatchObject({ code: 'NETWORK_ERROR' });
+    await client.callTool({ name: 'flaky', arguments: {} });
+    await changed;
+    const refused = await client.callTool({ name: 'flaky', arguments: {} });
+    expect(refused.structuredContent).toMatchObject({ code: 'CIRCUIT_OPEN' });
+  }, 30_000);
 });
