@@ -122,9 +122,10 @@ export function responseFromThrown(
         );
     }
   }
-  // What the transport itself threw: a refused connection, a reset socket, a dead child.
+  // Anything else came from the transport itself (the SDK wraps what the server said): a
+  // refused connection, a reset socket, a dead child, `fetch failed`. A timeout stays a timeout.
   const thrown = ToolResponse.fromThrown(error);
-  if (thrown.errorInfo.code !== 'INTERNAL_ERROR') return thrown;
+  if (thrown.errorInfo.code === 'TIMEOUT') return thrown;
   return ToolResponse.error(
     'NETWORK_ERROR',
     `The MCP transport failed during "${toolName}": ${error instanceof Error ? error.message : String(error)}`,
