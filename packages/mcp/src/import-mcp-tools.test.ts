@@ -131,6 +131,14 @@ describe('importMcpTools against a misbehaving SDK server (stdio child process)'
     const { tools } = await refreshed;
     expect(tools).toContain('extra_tool');
     expect((await registry.call('extra_tool', {})).status).toBe('success');
+    const removed = next(link, 'refreshed');
+    await registry.call('remove_tool', {});
+    expect((await removed).tools).not.toContain('extra_tool');
+    const gone = await registry.call('extra_tool', {});
+    expect(codeOf(gone)).toBe('NOT_FOUND');
+    expect(gone.status === 'error' && gone.errorInfo.message).toContain(
+      'no longer offers "extra.tool"',
+    );
   });
 
   it('exiting mid-call is NETWORK_ERROR, and the respawned server serves again', async () => {

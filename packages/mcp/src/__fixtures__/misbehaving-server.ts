@@ -35,6 +35,7 @@ const tools = (): Tool[] => [
     'exits',
     'empty',
     'add_tool',
+    'remove_tool',
     'stats',
     'not_found',
     'bad_params',
@@ -100,6 +101,10 @@ server.setRequestHandler('tools/call', async (request, context) => {
       extraTool = true;
       await server.sendToolListChanged();
       return text('added');
+    case 'remove_tool':
+      extraTool = false;
+      await server.sendToolListChanged();
+      return text('removed');
     case 'stats':
       return {
         ...text('stats'),
