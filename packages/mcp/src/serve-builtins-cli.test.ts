@@ -52,7 +52,8 @@ describe('candor-mcp', () => {
     } finally {
       await client.close();
     }
-  });
+    // A tsx child process starts slowly on a loaded machine; nothing here waits on a clock.
+  }, 30_000);
 
   it('refuses unknown options with a usage message and exit code 2', () => {
     const result = spawnSync(process.execPath, [...node, '--bogus'], {
@@ -61,5 +62,5 @@ describe('candor-mcp', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('Usage: candor-mcp');
     expect(result.stdout).toBe('');
-  });
+  }, 30_000);
 });
