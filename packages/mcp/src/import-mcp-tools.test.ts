@@ -154,7 +154,7 @@ describe('importMcpTools against a misbehaving SDK server (stdio child process)'
     expect((await registry.call('echo', { message: 'back' })).text).toBe(
       'back',
     );
-  });
+  }, 30_000);
 });
 
 describe('a lost server without reconnection', () => {
@@ -190,7 +190,7 @@ describe('a lost server without reconnection', () => {
       await link.close();
       registry.shutdown();
     }
-  });
+  }, 30_000);
 });
 
 describe('a lost HTTP server', () => {
@@ -232,5 +232,5 @@ describe('a lost HTTP server', () => {
       registry.shutdown();
       served.shutdown();
     }
-  });
+  }, 30_000);
 });
