@@ -150,3 +150,30 @@ export function checkTraceRecords(stdout: string): string[] {
   }
   return problems;
 }
+
+/** What mcp-consumer.mjs must print: the calculator over a stdio MCP round trip. */
+export function checkMcpReport(stdout: string): string[] {
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((line): unknown => {
+      try {
+        return JSON.parse(line);
+      } catch {
+        return undefined;
+      }
+    });
+  const [sum, division] = lines;
+  const problems: string[] = [];
+  if (!isRecord(sum) || sum['status'] !== 'success' || sum['text'] !== '14') {
+    problems.push(`2 + 3 * 4 over MCP: ${JSON.stringify(sum)}`);
+  }
+  if (
+    !isRecord(division) ||
+    division['status'] !== 'error' ||
+    division['code'] !== 'EXECUTION_ERROR'
+  ) {
+    problems.push(`1 / 0 over MCP: ${JSON.stringify(division)}`);
+  }
+  return problems;
+}

@@ -12,6 +12,7 @@ export type PackageManager =
 export const CONSUMER_PACKAGES = [
   '@candor/builtins',
   '@candor/core',
+  '@candor/mcp',
   '@candor/registry',
   '@candor/testing',
   '@candor/tools',

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { CheckList, RunAborted } from './check-list.ts';
 import {
   checkConsumerReport,
+  checkMcpReport,
   checkTraceRecords,
   ConsumerPath,
 } from './consumer-expectations.ts';
@@ -336,6 +337,7 @@ async function copyConsumerFiles(
   ];
   if (expectations.path === ConsumerPath.registry)
     files.push('registry-consumer.ts');
+  if (installed.includes('@candor/mcp')) files.push('mcp-consumer.mjs');
   for (const file of files)
     await copyFile(join(templates, file), join(consumer.dir, file));
   // Every installed package must resolve with types under both resolution modes.
@@ -411,6 +413,20 @@ async function checkConsumer(
           options,
         );
         return checkConsumerReport(result.stdout, { ...expected, module });
+      },
+    );
+  }
+
+  if (existsSync(join(consumer.dir, 'mcp-consumer.mjs'))) {
+    await run.checks.check(
+      `${label} @candor/mcp: candor-mcp over stdio, imported into a registry`,
+      async () => {
+        const result = await run.processes.runOk(
+          runtime.bin,
+          ['mcp-consumer.mjs'],
+          options,
+        );
+        return checkMcpReport(result.stdout);
       },
     );
   }

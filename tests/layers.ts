@@ -12,6 +12,7 @@ export const layerRank: Readonly<Record<string, number>> = {
   '@candor/registry': 3,
   '@candor/builtins': 3,
   '@candor/core': 4,
+  '@candor/mcp': 4,
   '@candor/demo': 5,
   '@candor/bench': 6,
 };

@@ -1,9 +1,9 @@
-import { type ToolRegistry } from '@candor/registry';
 import {
   type Logger,
   outcomeOf,
   SecretRedactor,
   silentLogger,
+  type ToolExecutor,
   toolResultForModel,
   type ToolResultForModelOptions,
 } from '@candor/tools';
@@ -27,7 +27,8 @@ import { ModelError } from './model-error.ts';
 /** Options of {@link Agent}. */
 export interface AgentOptions {
   readonly model: ChatModel;
-  readonly registry: ToolRegistry;
+  /** A `ToolRegistry`, or any {@link ToolExecutor} (a registry filled from MCP, say). */
+  readonly registry: ToolExecutor;
   readonly instructions?: string;
   /** Model turns in one run. Default 10. */
   readonly maxSteps?: number;
@@ -66,7 +67,7 @@ interface StepState {
  */
 export class Agent {
   readonly #model: ChatModel;
-  readonly #registry: ToolRegistry;
+  readonly #registry: ToolExecutor;
   readonly #instructions: string | undefined;
   readonly #maxSteps: number;
   readonly #budget: ErrorBudgetOptions;
@@ -80,8 +81,13 @@ export class Agent {
         'Agent: model must be a ChatModel with a stream() method',
       );
     }
-    if (typeof options.registry.call !== 'function') {
-      throw new TypeError('Agent: registry must be a ToolRegistry');
+    if (
+      typeof options.registry.call !== 'function' ||
+      typeof options.registry.specs !== 'function'
+    ) {
+      throw new TypeError(
+        'Agent: registry must be a ToolRegistry or a ToolExecutor with specs() and call()',
+      );
     }
     const maxSteps = options.maxSteps ?? 10;
     if (!Number.isInteger(maxSteps) || maxSteps < 1) {

@@ -55,3 +55,9 @@ export type {
 } from './tool-result-for-model.ts';
 export { scrubSecrets, SecretRedactor } from './secret-redactor.ts';
 export type { RedactOptions } from './secret-redactor.ts';
+export type {
+  ToolExecutor,
+  ToolExecutorCallOptions,
+  ToolExecutorSpec,
+  ToolExecutorSpecsOptions,
+} from './tool-executor.ts';

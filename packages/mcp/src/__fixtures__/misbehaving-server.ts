@@ -1,0 +1,129 @@
+// A real MCP server, written with the official SDK, that misbehaves on purpose. Run as its own
+// process over stdio.
+/* eslint-disable @typescript-eslint/no-deprecated -- the low-level Server lets it misbehave */
+import {
+  type CallToolResult,
+  type JSONRPCMessage,
+  Server,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+
+const MANGLE = '__mangle_this_result__';
+let cancelled = 0;
+let reached = 0;
+let extraTool = false;
+
+const tools = (): Tool[] => [
+  {
+    name: 'echo',
+    description: 'Echoes a message',
+    inputSchema: {
+      type: 'object',
+      properties: { message: { type: 'string', minLength: 1 } },
+      required: ['message'],
+      additionalProperties: false,
+    },
+    annotations: { idempotentHint: true },
+  },
+  ...[
+    'throws',
+    'is_error',
+    'rate_limited',
+    'invalid',
+    'hangs',
+    'exits',
+    'empty',
+    'add_tool',
+    'remove_tool',
+    'stats',
+    'not_found',
+    'bad_params',
+  ].map((name) => ({
+    name,
+    description: name,
+    inputSchema: { type: 'object' as const },
+  })),
+  ...(extraTool
+    ? [
+        {
+          name: 'extra.tool',
+          description: 'added later',
+          inputSchema: { type: 'object' as const },
+        },
+      ]
+    : []),
+];
+
+const server = new Server(
+  { name: 'misbehaving', version: '1.0.0' },
+  { capabilities: { tools: { listChanged: true } } },
+);
+server.setRequestHandler('tools/list', () => ({ tools: tools() }));
+server.setRequestHandler('tools/call', async (request, context) => {
+  reached += 1;
+  const text = (value: string): CallToolResult => ({
+    content: [{ type: 'text', text: value }],
+  });
+  switch (request.params.name) {
+    case 'echo':
+      return text(String(request.params.arguments?.['message']));
+    case 'throws':
+      throw new Error('the tool blew up');
+    case 'is_error':
+      return { ...text('the disk is full'), isError: true };
+    case 'rate_limited':
+      return {
+        ...text('slow down'),
+        isError: true,
+        structuredContent: {
+          status: 'error',
+          code: 'RATE_LIMIT',
+          retryable: true,
+          retryAfterMs: 1500,
+        },
+      };
+    case 'invalid':
+      return text(MANGLE);
+    case 'hangs':
+      return new Promise<CallToolResult>((resolve) => {
+        context.mcpReq.signal.addEventListener('abort', () => {
+          cancelled += 1;
+          resolve(text('cancelled'));
+        });
+      });
+    case 'exits':
+      process.exit(3);
+      break;
+    case 'empty':
+      return { content: [] };
+    case 'add_tool':
+      extraTool = true;
+      await server.sendToolListChanged();
+      return text('added');
+    case 'remove_tool':
+      extraTool = false;
+      await server.sendToolListChanged();
+      return text('removed');
+    case 'stats':
+      return {
+        ...text('stats'),
+        structuredContent: { cancelled, reached, pid: process.pid },
+      };
+    default:
+      return text('unknown');
+  }
+});
+
+// The SDK checks results before sending them; this transport breaks one on the way out, as a
+// buggy or hostile server would.
+class ManglingTransport extends StdioServerTransport {
+  override send(message: JSONRPCMessage): Promise<void> {
+    if (JSON.stringify(message).includes(MANGLE)) {
+      return super.send({ ...message, result: { content: 'not a list' } });
+    }
+    return super.send(message);
+  }
+}
+
+await server.connect(new ManglingTransport());

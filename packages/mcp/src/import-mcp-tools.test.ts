@@ -1,0 +1,236 @@
+// importMcpTools against a real MCP server, written with the official SDK and run as its own
+// process over stdio, that misbehaves on purpose.
+import { fileURLToPath } from 'node:url';
+import { ToolRegistry } from '@candor/registry';
+import { defineTool, ToolResponse } from '@candor/tools';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  importMcpTools,
+  type McpImport,
+  type McpImportEvents,
+} from './import-mcp-tools.ts';
+import { type RegistryService, serveRegistry } from './serve-registry.ts';
+
+const script = fileURLToPath(
+  new URL('./__fixtures__/misbehaving-server.ts', import.meta.url),
+);
+
+const tsx = ['--import', 'tsx', '--conditions=@candor/source'];
+
+function codeOf(response: ToolResponse): string {
+  return response.status === 'error'
+    ? response.errorInfo.code
+    : response.status;
+}
+
+function next<K extends keyof McpImportEvents>(
+  link: McpImport,
+  event: K,
+): Promise<McpImportEvents[K]> {
+  return new Promise((resolve) => {
+    const off = link.on(event, (payload) => {
+      off();
+      resolve(payload);
+    });
+  });
+}
+
+describe('importMcpTools against a misbehaving SDK server (stdio child process)', () => {
+  let registry: ToolRegistry;
+  let link: McpImport;
+
+  beforeAll(async () => {
+    registry = new ToolRegistry({
+      breaker: { minimumCalls: 2, failureRatePct: 50, resetTimeoutMs: 60_000 },
+    });
+    link = await importMcpTools(
+      { stdio: { command: process.execPath, args: [...tsx, script] } },
+      registry,
+      { reconnect: { initialDelayMs: 10 } },
+    );
+  }, 30_000);
+
+  afterAll(async () => {
+    await link.close();
+    registry.shutdown();
+  });
+
+  async function stats(): Promise<{
+    cancelled: number;
+    reached: number;
+    pid: number;
+  }> {
+    const response = await registry.call('stats', {});
+    if (!('data' in response)) throw new Error('no stats');
+    return response.data as { cancelled: number; reached: number; pid: number };
+  }
+
+  it('passes a good call through', async () => {
+    const response = await registry.call('echo', { message: 'hi' });
+    expect(response.status).toBe('success');
+    expect(response.text).toBe('hi');
+  });
+
+  it('validates arguments locally: a malformed call never reaches the server', async () => {
+    const before = (await stats()).reached;
+    const response = await registry.call('echo', { message: 5 });
+    expect(codeOf(response)).toBe('INVALID_PARAM');
+    expect(response.status === 'error' && response.errorInfo.message).toContain(
+      'message',
+    );
+    expect((await stats()).reached).toBe(before + 1); // only the stats call itself
+  });
+
+  it('a thrown error is a JSON-RPC internal error: INTERNAL_ERROR', async () => {
+    const response = await registry.call('throws', {});
+    expect(codeOf(response)).toBe('INTERNAL_ERROR');
+    expect(response.status === 'error' && response.errorInfo.message).toContain(
+      'the tool blew up',
+    );
+  });
+
+  it('isError without a Candor code is EXECUTION_ERROR with the server text', async () => {
+    const response = await registry.call('is_error', {});
+    expect(codeOf(response)).toBe('EXECUTION_ERROR');
+    expect(response.status === 'error' && response.errorInfo.message).toBe(
+      'the disk is full',
+    );
+  });
+
+  it('isError with a Candor code in structuredContent keeps that code', async () => {
+    const response = await registry.call('rate_limited', {});
+    expect(codeOf(response)).toBe('RATE_LIMIT');
+    expect(response.status === 'error' && response.errorInfo.retryAfterMs).toBe(
+      1500,
+    );
+  });
+
+  it('a result that is not a CallToolResult is INTERNAL_ERROR, never success', async () => {
+    const response = await registry.call('invalid', {});
+    expect(codeOf(response)).toBe('INTERNAL_ERROR');
+  });
+
+  it('an empty content list is a success with empty text', async () => {
+    const response = await registry.call('empty', {});
+    expect(response.status).toBe('success');
+    expect(response.text).toBe('');
+  });
+
+  it('a hang times out locally and is cancelled on the server', async () => {
+    const before = (await stats()).cancelled;
+    const response = await registry.call('hangs', {}, { timeoutMs: 100 });
+    expect(codeOf(response)).toBe('TIMEOUT');
+    // The cancellation is a notification: a later request on the same pipe is read after it.
+    expect((await stats()).cancelled).toBe(before + 1);
+  });
+
+  it('list_changed from the server refreshes the registry', async () => {
+    const refreshed = next(link, 'refreshed');
+    await registry.call('add_tool', {});
+    const { tools } = await refreshed;
+    expect(tools).toContain('extra_tool');
+    expect((await registry.call('extra_tool', {})).status).toBe('success');
+    const removed = next(link, 'refreshed');
+    await registry.call('remove_tool', {});
+    expect((await removed).tools).not.toContain('extra_tool');
+    const gone = await registry.call('extra_tool', {});
+    expect(codeOf(gone)).toBe('NOT_FOUND');
+    expect(gone.status === 'error' && gone.errorInfo.message).toContain(
+      'no longer offers "extra.tool"',
+    );
+  });
+
+  it('exiting mid-call is NETWORK_ERROR, and the respawned server serves again', async () => {
+    const firstPid = (await stats()).pid;
+    const disconnected = next(link, 'disconnected');
+    const connected = next(link, 'connected');
+    const response = await registry.call('exits', {});
+    expect(codeOf(response)).toBe('NETWORK_ERROR');
+    await disconnected;
+    await connected;
+    const after = await stats();
+    expect(after.pid).not.toBe(firstPid);
+    expect((await registry.call('echo', { message: 'back' })).text).toBe(
+      'back',
+    );
+  }, 30_000);
+});
+
+describe('a lost server without reconnection', () => {
+  it('makes its tools fail fast with NETWORK_ERROR, and their breakers open', async () => {
+    const registry = new ToolRegistry({
+      breaker: { minimumCalls: 2, failureRatePct: 50, resetTimeoutMs: 60_000 },
+    });
+    const link = await importMcpTools(
+      { stdio: { command: process.execPath, args: [...tsx, script] } },
+      registry,
+      { reconnect: false },
+    );
+    try {
+      const disconnected = next(link, 'disconnected');
+      expect(codeOf(await registry.call('exits', {}))).toBe('NETWORK_ERROR');
+      await disconnected;
+      expect(link.connected).toBe(false);
+      const down = await registry.call('echo', { message: 'x' });
+      expect(codeOf(down)).toBe('NETWORK_ERROR');
+      expect(down.status === 'error' && down.errorInfo.message).toContain(
+        'not connected',
+      );
+      expect(codeOf(await registry.call('echo', { message: 'x' }))).toBe(
+        'NETWORK_ERROR',
+      );
+      expect(registry.health().find((s) => s.name === 'echo')?.state).toBe(
+        'open',
+      );
+      expect(codeOf(await registry.call('echo', { message: 'x' }))).toBe(
+        'CIRCUIT_OPEN',
+      );
+    } finally {
+      await link.close();
+      registry.shutdown();
+    }
+  }, 30_000);
+});
+
+describe('a lost HTTP server', () => {
+  it('fails fast with NETWORK_ERROR, then reconnects with backoff when it is back', async () => {
+    const served = new ToolRegistry();
+    served.register(
+      defineTool({
+        name: 'ping',
+        description: 'Answers pong',
+        input: z.object({}),
+        run: () => ToolResponse.success('pong'),
+      }),
+    );
+    const first = await serveRegistry(served, { transport: 'http' });
+    const url = first.url;
+    if (url === undefined) throw new Error('no url');
+    const registry = new ToolRegistry({ breaker: false });
+    const link = await importMcpTools({ http: { url } }, registry, {
+      reconnect: { initialDelayMs: 10, maxDelayMs: 40 },
+    });
+    let second: RegistryService | undefined;
+    try {
+      expect((await registry.call('ping', {})).text).toBe('pong');
+      await first.close();
+      const disconnected = next(link, 'disconnected');
+      expect(codeOf(await registry.call('ping', {}))).toBe('NETWORK_ERROR');
+      await disconnected;
+      expect(codeOf(await registry.call('ping', {}))).toBe('NETWORK_ERROR');
+      const connected = next(link, 'connected');
+      second = await serveRegistry(served, {
+        transport: 'http',
+        port: Number(url.port),
+      });
+      await connected;
+      expect((await registry.call('ping', {})).text).toBe('pong');
+    } finally {
+      await link.close();
+      await second?.close();
+      registry.shutdown();
+      served.shutdown();
+    }
+  }, 30_000);
+});

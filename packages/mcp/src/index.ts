@@ -1,0 +1,28 @@
+/**
+ * @module Serve a Candor tool registry over the Model Context Protocol, and put any MCP server's
+ * tools behind Candor's seam.
+ */
+export { serveRegistry, createRegistryServer } from './serve-registry.ts';
+export type {
+  HttpServeOptions,
+  RegistryService,
+  ServeOptions,
+  StdioServeOptions,
+} from './serve-registry.ts';
+export { importMcpTools } from './import-mcp-tools.ts';
+export type {
+  HttpServerSource,
+  ImportMcpToolsOptions,
+  McpImport,
+  McpImportEvents,
+  McpServerSource,
+  ReconnectOptions,
+  StdioServerSource,
+} from './import-mcp-tools.ts';
+export {
+  outcomeEnvelope,
+  outcomeEnvelopeSchema,
+  readOutcomeEnvelope,
+} from './outcome-envelope.ts';
+export type { OutcomeEnvelope } from './outcome-envelope.ts';
+export { responseFromMcp, responseFromThrown } from './response-from-mcp.ts';

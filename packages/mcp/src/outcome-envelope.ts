@@ -1,0 +1,116 @@
+import { isToolErrorCode, type ToolErrorCode } from '@candor/errors';
+import { type JsonSchema, type ToolResponse } from '@candor/tools';
+
+/**
+ * What a served tool's `structuredContent` carries: the outcome in fields a program can branch on,
+ * so status, code, retryability and a denial survive a hop through MCP.
+ */
+export interface OutcomeEnvelope {
+  readonly status: 'success' | 'partial' | 'error';
+  readonly code?: ToolErrorCode;
+  readonly message?: string;
+  readonly retryable?: boolean;
+  readonly retryAfterMs?: number;
+  /** True when an approval gate refused the call: it did not run. */
+  readonly denied?: boolean;
+  /** True when the caller cancelled the call. */
+  readonly cancelled?: boolean;
+  /** Why a partial result is incomplete. */
+  readonly reason?: string;
+  /** The tool's own text, for partial and error results (the content says it for the model). */
+  readonly text?: string;
+  readonly data?: unknown;
+}
+
+/** The envelope of one response, with only the fields that apply to it. */
+export function outcomeEnvelope(response: ToolResponse): OutcomeEnvelope {
+  const data =
+    'data' in response && response.data !== undefined
+      ? { data: response.data }
+      : {};
+  switch (response.status) {
+    case 'success':
+      return { status: 'success', ...data };
+    case 'partial':
+      return {
+        status: 'partial',
+        reason: response.reason,
+        text: response.text,
+        ...data,
+      };
+    case 'error': {
+      const info = response.errorInfo;
+      return {
+        status: 'error',
+        code: info.code,
+        message: info.message,
+        retryable: info.retryable,
+        ...(info.retryAfterMs === undefined
+          ? {}
+          : { retryAfterMs: info.retryAfterMs }),
+        ...(info.denied === true ? { denied: true } : {}),
+        ...(info.cancelled === true ? { cancelled: true } : {}),
+        ...data,
+      };
+    }
+  }
+}
+
+/**
+ * The JSON Schema of {@link OutcomeEnvelope}, with `data` held to the tool's own output schema when
+ * it declares one (a success or partial result must then carry conforming data).
+ */
+export function outcomeEnvelopeSchema(dataSchema?: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      status: { type: 'string', enum: ['success', 'partial', 'error'] },
+      code: { type: 'string' },
+      message: { type: 'string' },
+      retryable: { type: 'boolean' },
+      retryAfterMs: { type: 'number', minimum: 0 },
+      denied: { type: 'boolean' },
+      cancelled: { type: 'boolean' },
+      reason: { type: 'string' },
+      text: { type: 'string' },
+      data: dataSchema ?? {},
+    },
+    required: ['status'],
+  };
+}
+
+/** Reads an envelope back, or `undefined` when `value` is not one (a foreign server's data). */
+export function readOutcomeEnvelope(
+  value: unknown,
+): OutcomeEnvelope | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return undefined;
+  const record = value as Record<string, unknown>;
+  const status = record['status'];
+  if (status !== 'success' && status !== 'partial' && status !== 'error')
+    return undefined;
+  const code = record['code'];
+  if (status === 'error' && !isToolErrorCode(code)) return undefined;
+  const strings: Record<string, string> = {};
+  for (const key of ['message', 'reason', 'text']) {
+    const value = record[key];
+    if (typeof value === 'string') strings[key] = value;
+  }
+  const retryAfterMs = record['retryAfterMs'];
+  return {
+    status,
+    ...(isToolErrorCode(code) ? { code } : {}),
+    ...strings,
+    ...(typeof record['retryable'] === 'boolean'
+      ? { retryable: record['retryable'] }
+      : {}),
+    ...(typeof retryAfterMs === 'number' &&
+    Number.isFinite(retryAfterMs) &&
+    retryAfterMs >= 0
+      ? { retryAfterMs }
+      : {}),
+    ...(record['denied'] === true ? { denied: true } : {}),
+    ...(record['cancelled'] === true ? { cancelled: true } : {}),
+    ...('data' in record ? { data: record['data'] } : {}),
+  };
+}

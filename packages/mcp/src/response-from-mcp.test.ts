@@ -1,0 +1,146 @@
+import { ToolResponse } from '@candor/tools';
+import {
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+} from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import { outcomeEnvelope, readOutcomeEnvelope } from './outcome-envelope.ts';
+import { responseFromMcp, responseFromThrown } from './response-from-mcp.ts';
+
+function code(response: ToolResponse): string {
+  return response.status === 'error'
+    ? response.errorInfo.code
+    : response.status;
+}
+
+describe('responseFromMcp', () => {
+  it.each([
+    ['null', null],
+    ['a string', 'ok'],
+    ['an array', []],
+    ['content that is not a list', { content: 'text' }],
+    ['no content', { isError: false }],
+    ['isError that is not a boolean', { content: [], isError: 'false' }],
+  ])('answers INTERNAL_ERROR, never success, to %s', (_label, result) => {
+    expect(code(responseFromMcp(result, 'tool'))).toBe('INTERNAL_ERROR');
+  });
+
+  it('joins text blocks and names the others', () => {
+    const response = responseFromMcp(
+      {
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+          { type: 'resource_link', uri: 'file:///x', name: 'x' },
+          { type: 'resource', resource: { uri: 'file:///y', text: 'inside' } },
+        ],
+      },
+      'tool',
+    );
+    expect(response.text).toBe(
+      'one\n[image: image/png]\n[resource: file:///x]\ninside',
+    );
+  });
+
+  it('keeps foreign structuredContent as data', () => {
+    const response = responseFromMcp(
+      {
+        content: [{ type: 'text', text: 'hi' }],
+        structuredContent: { temperature: 21 },
+      },
+      'tool',
+    );
+    expect(response.status).toBe('success');
+    expect('data' in response && response.data).toEqual({ temperature: 21 });
+  });
+
+  it('an envelope that says error is an error even when isError is false', () => {
+    const response = responseFromMcp(
+      {
+        content: [],
+        isError: false,
+        structuredContent: { status: 'error', code: 'CONFLICT' },
+      },
+      'tool',
+    );
+    expect(code(response)).toBe('CONFLICT');
+  });
+
+  it('an unknown code in an error envelope falls back to EXECUTION_ERROR', () => {
+    const response = responseFromMcp(
+      {
+        content: [{ type: 'text', text: 'nope' }],
+        isError: true,
+        structuredContent: { status: 'error', code: 'TEAPOT' },
+      },
+      'tool',
+    );
+    expect(code(response)).toBe('EXECUTION_ERROR');
+    expect(response.status === 'error' && response.errorInfo.message).toBe(
+      'nope',
+    );
+  });
+
+  it('an error with no text still has a message', () => {
+    const response = responseFromMcp({ content: [], isError: true }, 'tool');
+    expect(response.status === 'error' && response.errorInfo.message).toContain(
+      'without a message',
+    );
+  });
+});
+
+describe('responseFromThrown', () => {
+  it.each([
+    [new ProtocolError(-32601, 'no such method'), 'NOT_FOUND'],
+    [new ProtocolError(-32602, 'bad params'), 'INVALID_PARAM'],
+    [new ProtocolError(-32603, 'boom'), 'INTERNAL_ERROR'],
+    [new ProtocolError(-32000, 'server-defined'), 'EXECUTION_ERROR'],
+    [new SdkError(SdkErrorCode.ConnectionClosed, 'closed'), 'NETWORK_ERROR'],
+    [new SdkError(SdkErrorCode.RequestTimeout, 'late'), 'TIMEOUT'],
+    [new SdkError(SdkErrorCode.InvalidResult, 'bad'), 'INTERNAL_ERROR'],
+    [
+      Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }),
+      'NETWORK_ERROR',
+    ],
+    [new TypeError('fetch failed'), 'NETWORK_ERROR'],
+  ])('maps %s to %s', (error, expected) => {
+    expect(code(responseFromThrown(error, 'tool'))).toBe(expected);
+  });
+});
+
+describe('outcome envelopes', () => {
+  it.each([
+    ToolResponse.success('ok', { data: { a: 1 } }),
+    ToolResponse.partial('some', { reason: 'truncated', data: [1] }),
+    ToolResponse.error('RATE_LIMIT', 'slow', { retryAfterMs: 10 }),
+    ToolResponse.denied('no'),
+    ToolResponse.error('EXECUTION_ERROR', 'stopped', { cancelled: true }),
+  ])('read back what they carry (%#)', (response) => {
+    const envelope = outcomeEnvelope(response);
+    expect(readOutcomeEnvelope(JSON.parse(JSON.stringify(envelope)))).toEqual(
+      envelope,
+    );
+  });
+
+  it.each([
+    ['a foreign object', { temperature: 21 }],
+    ['an error with no code', { status: 'error' }],
+    ['an array', ['success']],
+    ['a string', 'success'],
+  ])('are not read from %s', (_label, value) => {
+    expect(readOutcomeEnvelope(value)).toBeUndefined();
+  });
+
+  it('drop fields of the wrong type', () => {
+    expect(
+      readOutcomeEnvelope({
+        status: 'success',
+        retryAfterMs: -5,
+        retryable: 'yes',
+        reason: 3,
+        denied: 'true',
+      }),
+    ).toEqual({ status: 'success' });
+  });
+});

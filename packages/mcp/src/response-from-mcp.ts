@@ -1,0 +1,175 @@
+import { type ToolErrorCode } from '@candor/errors';
+import { ToolResponse } from '@candor/tools';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+} from '@modelcontextprotocol/client';
+import { readOutcomeEnvelope } from './outcome-envelope.ts';
+
+/**
+ * A `CallToolResult` (or whatever a server sent in its place) as a `ToolResponse`. `isError`
+ * decides error or not; a Candor envelope in `structuredContent` restores the exact status, code,
+ * retryability and denial; an empty `content` list is a success with empty text; anything that is
+ * not a `CallToolResult` is INTERNAL_ERROR, never a success.
+ */
+export function responseFromMcp(
+  result: unknown,
+  toolName: string,
+): ToolResponse {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+    return invalid(toolName, 'it is not an object');
+  }
+  const { content, isError, structuredContent } = result as Record<
+    string,
+    unknown
+  >;
+  if (!Array.isArray(content)) {
+    return invalid(toolName, '`content` is not a list');
+  }
+  if (isError !== undefined && typeof isError !== 'boolean') {
+    return invalid(toolName, '`isError` is not a boolean');
+  }
+  const text = contentText(content);
+  const envelope = readOutcomeEnvelope(structuredContent);
+  if (envelope?.denied === true) {
+    return ToolResponse.denied(
+      envelope.message ?? (text || `The call to "${toolName}" was refused.`),
+    );
+  }
+  if (isError === true || envelope?.status === 'error') {
+    const code: ToolErrorCode = envelope?.code ?? 'EXECUTION_ERROR';
+    const message =
+      envelope?.message ??
+      (text.trim() === ''
+        ? `The MCP tool "${toolName}" reported an error without a message.`
+        : text);
+    return ToolResponse.error(code, message, {
+      ...(envelope?.retryable === undefined
+        ? {}
+        : { retryable: envelope.retryable }),
+      ...(envelope?.retryAfterMs === undefined
+        ? {}
+        : { retryAfterMs: envelope.retryAfterMs }),
+      ...(envelope?.cancelled === true ? { cancelled: true } : {}),
+      ...(envelope !== undefined && 'data' in envelope
+        ? { data: envelope.data }
+        : {}),
+    });
+  }
+  if (envelope === undefined) {
+    return ToolResponse.success(
+      text,
+      structuredContent === undefined ? {} : { data: structuredContent },
+    );
+  }
+  const data = 'data' in envelope ? { data: envelope.data } : {};
+  if (envelope.status === 'partial') {
+    return ToolResponse.partial(envelope.text ?? text, {
+      reason: envelope.reason ?? 'unknown',
+      ...data,
+    });
+  }
+  return ToolResponse.success(text, data);
+}
+
+/** What a failed `callTool` threw, as a response: JSON-RPC errors by code, transport failures. */
+export function responseFromThrown(
+  error: unknown,
+  toolName: string,
+): ToolResponse {
+  if (error instanceof ProtocolError) {
+    const code = protocolCode(error.code);
+    return ToolResponse.error(
+      code,
+      `The MCP server answered "${toolName}" with JSON-RPC error ${error.code}: ${error.message}`,
+    );
+  }
+  if (error instanceof SdkError) {
+    switch (error.code) {
+      case SdkErrorCode.ConnectionClosed:
+      case SdkErrorCode.NotConnected:
+      case SdkErrorCode.SendFailed:
+        return ToolResponse.error(
+          'NETWORK_ERROR',
+          `The connection to the MCP server was lost during "${toolName}": ${error.message}`,
+        );
+      case SdkErrorCode.RequestTimeout:
+        return ToolResponse.error(
+          'TIMEOUT',
+          `The MCP server did not answer "${toolName}" in time.`,
+        );
+      case SdkErrorCode.InvalidResult:
+      case SdkErrorCode.UnsupportedResultType:
+        return invalid(toolName, error.message);
+      case SdkErrorCode.AlreadyConnected:
+      case SdkErrorCode.CapabilityNotSupported:
+      case SdkErrorCode.ClientHttpAuthentication:
+      case SdkErrorCode.ClientHttpFailedToOpenStream:
+      case SdkErrorCode.ClientHttpFailedToTerminateSession:
+      case SdkErrorCode.ClientHttpForbidden:
+      case SdkErrorCode.ClientHttpNotImplemented:
+      case SdkErrorCode.ClientHttpUnexpectedContent:
+      case SdkErrorCode.EraNegotiationFailed:
+      case SdkErrorCode.InputRequiredRoundsExceeded:
+      case SdkErrorCode.ListPaginationExceeded:
+      case SdkErrorCode.MethodNotSupportedByProtocolVersion:
+      case SdkErrorCode.NotInitialized:
+        return ToolResponse.error(
+          'INTERNAL_ERROR',
+          `The MCP client failed on "${toolName}": ${error.message}`,
+        );
+    }
+  }
+  // Anything else came from the transport itself (the SDK wraps what the server said): a
+  // refused connection, a reset socket, a dead child, `fetch failed`. A timeout stays a timeout.
+  const thrown = ToolResponse.fromThrown(error);
+  if (thrown.errorInfo.code === 'TIMEOUT') return thrown;
+  return ToolResponse.error(
+    'NETWORK_ERROR',
+    `The MCP transport failed during "${toolName}": ${error instanceof Error ? error.message : String(error)}`,
+  );
+}
+
+const protocolCodes: ReadonlyMap<number, ToolErrorCode> = new Map([
+  [ProtocolErrorCode.MethodNotFound, 'NOT_FOUND'],
+  [ProtocolErrorCode.InvalidParams, 'INVALID_PARAM'],
+  [ProtocolErrorCode.InternalError, 'INTERNAL_ERROR'],
+  [ProtocolErrorCode.ParseError, 'INTERNAL_ERROR'],
+  [ProtocolErrorCode.InvalidRequest, 'INTERNAL_ERROR'],
+]);
+
+// Any other JSON-RPC error is the server's own: it failed to run the tool.
+function protocolCode(code: number): ToolErrorCode {
+  return protocolCodes.get(code) ?? 'EXECUTION_ERROR';
+}
+
+function invalid(toolName: string, why: string): ToolResponse {
+  return ToolResponse.error(
+    'INTERNAL_ERROR',
+    `The MCP server sent "${toolName}" a result that is not a valid CallToolResult: ${why}`,
+  );
+}
+
+function contentText(content: readonly unknown[]): string {
+  return content
+    .map((block) => {
+      if (typeof block !== 'object' || block === null) return '';
+      const { type, text, mimeType, uri, resource } = block as Record<
+        string,
+        unknown
+      >;
+      if (type === 'text' && typeof text === 'string') return text;
+      if (type === 'resource_link' && typeof uri === 'string')
+        return `[resource: ${uri}]`;
+      if (type === 'resource' && typeof resource === 'object' && resource) {
+        const inner = resource as Record<string, unknown>;
+        return typeof inner['text'] === 'string'
+          ? inner['text']
+          : `[resource: ${String(inner['uri'])}]`;
+      }
+      return `[${String(type)}${typeof mimeType === 'string' ? `: ${mimeType}` : ''}]`;
+    })
+    .join('\n');
+}

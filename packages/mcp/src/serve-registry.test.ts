@@ -1,0 +1,333 @@
+// The official SDK client against serveRegistry: isError, structuredContent that matches the
+// advertised output schema, list_changed when a breaker opens, bearer tokens, loopback.
+import { fileURLToPath } from 'node:url';
+import { ToolRegistry } from '@candor/registry';
+import { defineTool, ToolResponse } from '@candor/tools';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { outcomeRegistry } from './__fixtures__/outcome-registry.ts';
+import { type RegistryService, serveRegistry } from './serve-registry.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function serve(
+  registry: ToolRegistry,
+  options: { bearerToken?: string; hideOpenCircuits?: boolean } = {},
+): Promise<RegistryService & { url: URL }> {
+  const service = await serveRegistry(registry, {
+    transport: 'http',
+    ...options,
+  });
+  cleanups.push(async () => {
+    await service.close();
+    registry.shutdown();
+  });
+  if (service.url === undefined) throw new Error('no url');
+  return { ...service, url: service.url };
+}
+
+async function connect(
+  url: URL,
+  options: {
+    token?: string;
+    onToolsChanged?: () => void;
+    modern?: boolean;
+  } = {},
+): Promise<Client> {
+  const client = new Client(
+    { name: 'test', version: '1' },
+    {
+      ...(options.modern === true
+        ? { versionNegotiation: { mode: 'auto' as const } }
+        : {}),
+      ...(options.onToolsChanged === undefined
+        ? {}
+        : {
+            listChanged: {
+              tools: {
+                autoRefresh: false,
+                debounceMs: 0,
+                onChanged: options.onToolsChanged,
+              },
+            },
+          }),
+    },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(url, {
+      ...(options.token === undefined
+        ? {}
+        : {
+            requestInit: {
+              headers: { authorization: `Bearer ${options.token}` },
+            },
+          }),
+    }),
+  );
+  cleanups.push(() => client.close());
+  return client;
+}
+
+describe('serveRegistry over Streamable HTTP, seen by the official SDK client', () => {
+  it('binds to 127.0.0.1 by default', async () => {
+    const service = await serve(outcomeRegistry());
+    expect(service.url.hostname).toBe('127.0.0.1');
+    expect(service.url.pathname).toBe('/mcp');
+  });
+
+  it('lists tools with their input schema, the outcome output schema and idempotentHint', async () => {
+    const client = await connect((await serve(outcomeRegistry())).url);
+    const { tools } = await client.listTools();
+    const add = tools.find((tool) => tool.name === 'add');
+    expect(add?.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['a', 'b'],
+    });
+    expect(add?.outputSchema).toMatchObject({
+      type: 'object',
+      required: ['status'],
+    });
+    expect(add?.annotations?.idempotentHint).toBe(true);
+    expect(
+      tools.find((tool) => tool.name === 'rounded')?.annotations
+        ?.idempotentHint,
+    ).toBe(false);
+  });
+
+  it('sends isError, the model text and structuredContent that matches the output schema', async () => {
+    const client = await connect((await serve(outcomeRegistry())).url);
+    const { tools } = await client.listTools();
+    const validate = new AjvJsonSchemaValidator().getValidator(
+      (tools.find((tool) => tool.name === 'fail')?.outputSchema ?? {}) as never,
+    );
+    const failed = await client.callTool({
+      name: 'fail',
+      arguments: { code: 'NOT_FOUND' },
+    });
+    expect(failed.isError).toBe(true);
+    expect(failed.content).toEqual([
+      {
+        type: 'text',
+        text: '[NOT_FOUND] failed with NOT_FOUND\nRetrying the same call will not help: change the arguments or the approach.',
+      },
+    ]);
+    expect(failed.structuredContent).toMatchObject({
+      status: 'error',
+      code: 'NOT_FOUND',
+      retryable: false,
+      data: { attempt: 1 },
+    });
+    expect(validate(failed.structuredContent).valid).toBe(true);
+
+    const ok = await client.callTool({
+      name: 'add',
+      arguments: { a: 1, b: 2 },
+    });
+    expect(ok.isError).toBe(false);
+    expect(ok.structuredContent).toEqual({
+      status: 'success',
+      data: { sum: 3 },
+    });
+    expect(validate(ok.structuredContent).valid).toBe(true);
+
+    const partial = await client.callTool({ name: 'rounded', arguments: {} });
+    expect(partial.isError).toBe(false);
+    expect(partial.content[0]).toMatchObject({
+      text: expect.stringContaining('[INCOMPLETE RESULT: rounded]') as unknown,
+    });
+
+    const denied = await client.callTool({ name: 'guarded', arguments: {} });
+    expect(denied.isError).toBe(false);
+    expect(denied.content[0]).toMatchObject({
+      text: expect.stringContaining(
+        '[DENIED] This call was NOT executed.',
+      ) as unknown,
+    });
+    expect(denied.structuredContent).toMatchObject({
+      status: 'error',
+      code: 'ACCESS_DENIED',
+      denied: true,
+    });
+  });
+
+  it('answers an unknown tool with isError and NOT_FOUND, through the registry', async () => {
+    const client = await connect((await serve(outcomeRegistry())).url);
+    const result = await client.callTool({ name: 'nope', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('sends list_changed when a breaker opens, and hides the open circuit by option', async () => {
+    const registry = outcomeRegistry();
+    const service = await serve(registry, { hideOpenCircuits: true });
+    let resolveChanged: ((value: undefined) => void) | undefined;
+    const changed = new Promise<undefined>((resolve) => {
+      resolveChanged = resolve;
+    });
+    const client = await connect(service.url, {
+      onToolsChanged: () => {
+        resolveChanged?.(undefined);
+      },
+    });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain(
+      'flaky',
+    );
+    await client.callTool({ name: 'flaky', arguments: {} });
+    await client.callTool({ name: 'flaky', arguments: {} });
+    await changed;
+    expect(registry.health().find((s) => s.name === 'flaky')?.state).toBe(
+      'open',
+    );
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain(
+      'flaky',
+    );
+  });
+
+  it('sends list_changed when asked, after tools are registered', async () => {
+    const registry = new ToolRegistry();
+    const service = await serve(registry);
+    let resolveChanged: ((value: undefined) => void) | undefined;
+    const changed = new Promise<undefined>((resolve) => {
+      resolveChanged = resolve;
+    });
+    const client = await connect(service.url, {
+      onToolsChanged: () => {
+        resolveChanged?.(undefined);
+      },
+    });
+    expect((await client.listTools()).tools).toEqual([]);
+    registry.register(
+      defineTool({
+        name: 'late',
+        description: 'Registered after the client connected',
+        input: z.object({}),
+        run: () => ToolResponse.success('here'),
+      }),
+    );
+    service.toolsChanged();
+    await changed;
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'late',
+    ]);
+  });
+
+  it('refuses requests without the bearer token', async () => {
+    const service = await serve(outcomeRegistry(), { bearerToken: 's3cret' });
+    await expect(connect(service.url)).rejects.toThrow();
+    await expect(connect(service.url, { token: 'wrong' })).rejects.toThrow();
+    const client = await connect(service.url, { token: 's3cret' });
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    const raw = await fetch(service.url, { method: 'POST', body: '{}' });
+    expect(raw.status).toBe(401);
+    expect(raw.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('answers 404 off the /mcp path and 400 to a body that is not JSON', async () => {
+    const service = await serve(outcomeRegistry());
+    expect((await fetch(new URL('/other', service.url))).status).toBe(404);
+    const bad = await fetch(service.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{not json',
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('serves 2026-era clients per request, and a closed request cancels the call', async () => {
+    const registry = outcomeRegistry();
+    const service = await serve(registry);
+    const client = await connect(service.url, { modern: true });
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const ok = await client.callTool({
+      name: 'add',
+      arguments: { a: 2, b: 2 },
+    });
+    expect(ok.structuredContent).toEqual({
+      status: 'success',
+      data: { sum: 4 },
+    });
+    const ended = new Promise<boolean | undefined>((resolve) => {
+      const off = registry.on('tool:end', (event) => {
+        if (event.toolName !== 'hang') return;
+        off();
+        resolve(
+          event.response.status === 'error'
+            ? event.response.errorInfo.cancelled
+            : undefined,
+        );
+      });
+    });
+    const started = new Promise<void>((resolve) => {
+      const off = registry.on('tool:start', (event) => {
+        if (event.toolName !== 'hang') return;
+        off();
+        resolve();
+      });
+    });
+    const controller = new AbortController();
+    const pending = client
+      .callTool({ name: 'hang', arguments: {} }, { signal: controller.signal })
+      .catch((error: unknown) => error);
+    await started;
+    controller.abort();
+    await pending;
+    expect(await ended).toBe(true);
+  });
+});
+
+describe('serveRegistry over stdio, seen by the official SDK client', () => {
+  it('answers calls and sends list_changed when a breaker opens', async () => {
+    let resolveChanged: ((value: undefined) => void) | undefined;
+    const changed = new Promise<undefined>((resolve) => {
+      resolveChanged = resolve;
+    });
+    const client = new Client(
+      { name: 'test', version: '1' },
+      {
+        listChanged: {
+          tools: {
+            autoRefresh: false,
+            debounceMs: 0,
+            onChanged: () => {
+              resolveChanged?.(undefined);
+            },
+          },
+        },
+      },
+    );
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          '--import',
+          'tsx',
+          '--conditions=@candor/source',
+          fileURLToPath(
+            new URL('./__fixtures__/serve-outcomes-stdio.ts', import.meta.url),
+          ),
+        ],
+        stderr: 'ignore',
+      }),
+    );
+    cleanups.push(() => client.close());
+    const first = await client.callTool({ name: 'flaky', arguments: {} });
+    expect(first.isError).toBe(true);
+    expect(first.structuredContent).toMatchObject({ code: 'NETWORK_ERROR' });
+    await client.callTool({ name: 'flaky', arguments: {} });
+    await changed;
+    const refused = await client.callTool({ name: 'flaky', arguments: {} });
+    expect(refused.structuredContent).toMatchObject({ code: 'CIRCUIT_OPEN' });
+  }, 30_000);
+});
