@@ -39,8 +39,8 @@ export type {
   ScriptedStep,
   ScriptedTurn,
 } from './scripted-model.ts';
-export { openaiCompatible } from './openai-compatible.ts';
-export type { OpenAICompatibleOptions } from './openai-compatible.ts';
-export { anthropic } from './anthropic.ts';
-export type { AnthropicOptions } from './anthropic.ts';
+export { openaiCompatible } from './wires/openai-compatible/openai-compatible.ts';
+export type { OpenAICompatibleOptions } from './wires/openai-compatible/openai-compatible.ts';
+export { anthropic } from './wires/anthropic/anthropic.ts';
+export type { AnthropicOptions } from './wires/anthropic/anthropic.ts';
 export type { RetryOptions } from './retry-policy.ts';
