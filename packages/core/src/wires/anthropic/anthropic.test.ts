@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { runWireConformance } from '../wire-conformance.case.ts';
 import { anthropic } from './anthropic.ts';
 
-type Body = { messages: Record<string, unknown>[]; tools?: unknown };
+interface Body {
+  messages: Record<string, unknown>[];
+  tools?: unknown;
+}
 
 runWireConformance({
   name: 'anthropic',

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { runWireConformance } from '../wire-conformance.case.ts';
 import { openaiCompatible } from './openai-compatible.ts';
 
-type Body = { messages: Record<string, unknown>[]; tools?: unknown };
+interface Body {
+  messages: Record<string, unknown>[];
+  tools?: unknown;
+}
 
 runWireConformance({
   name: 'openai-compatible',
