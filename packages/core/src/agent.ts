@@ -282,6 +282,9 @@ export class Agent {
           toolName: entry.call.name,
           content: entry.sentToModel.content,
           isError: entry.sentToModel.isError,
+          ...(entry.sentToModel.isError && entry.response.status === 'error'
+            ? { code: entry.response.errorInfo.code }
+            : {}),
         })),
       });
       steps.push({

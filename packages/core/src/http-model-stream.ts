@@ -1,3 +1,4 @@
+import { retryAfterMsFrom } from '@candor/errors';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { type ModelEvent } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
@@ -27,6 +28,11 @@ export interface HttpModelStream {
   ) => AsyncGenerator<ModelEvent, void, undefined>;
   /** The provider's message from an error body, if it has one. */
   readonly errorMessage: (body: unknown) => string | undefined;
+  /**
+   * The wait an error body asks for, for providers that say it there rather than in a
+   * `retry-after` header (Gemini's `RetryInfo`). Headers win; the cap applies either way.
+   */
+  readonly retryDelayMs?: (body: unknown) => number | undefined;
 }
 
 /** Parses one SSE frame's JSON; a broken frame is a `malformed` model error. */
@@ -70,7 +76,7 @@ async function httpError(
   stream: HttpModelStream,
   response: Response,
   attempts: number,
-): Promise<ModelError> {
+): Promise<{ error: ModelError; askedMs: number | undefined }> {
   let text = '';
   try {
     text = await response.text();
@@ -78,17 +84,21 @@ async function httpError(
     // The body is best effort; the status alone is still an answer.
   }
   let detail: string | undefined;
+  let askedMs: number | undefined;
   try {
-    detail = stream.errorMessage(JSON.parse(text));
+    const body: unknown = JSON.parse(text);
+    detail = stream.errorMessage(body);
+    askedMs = stream.retryDelayMs?.(body);
   } catch {
     detail = text.trim() === '' ? undefined : text.trim().slice(0, 500);
   }
-  return new ModelError({
+  const error = new ModelError({
     kind: 'http',
     status: response.status,
     attempts,
     message: `${stream.provider} answered HTTP ${response.status}${detail === undefined ? '' : `: ${detail}`}`,
   });
+  return { error, askedMs };
 }
 
 function aborted(attempts: number, cause?: unknown): ModelError {
@@ -146,14 +156,18 @@ export async function* httpModelStream(
       continue;
     }
     if (!response.ok) {
-      const error = await httpError(stream, response, attempts);
+      const { error, askedMs } = await httpError(stream, response, attempts);
       if (
         attempt >= retry.maxRetries ||
         !shouldRetryStatus(response.status, response.headers)
       )
         throw error;
       await wait(retry, {
-        ms: retryDelayMs(retry, attempt, response.headers),
+        ms:
+          askedMs !== undefined &&
+          retryAfterMsFrom(response.headers) === undefined
+            ? Math.min(askedMs, retry.maxRetryDelayMs)
+            : retryDelayMs(retry, attempt, response.headers),
         signal,
         attempts,
       });

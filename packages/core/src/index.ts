@@ -1,6 +1,6 @@
 /**
  * @module The agent loop that branches on each tool call's outcome, with OpenAI-compatible,
- * Anthropic and scripted models.
+ * Anthropic, Gemini and scripted models.
  */
 export { Agent } from './agent.ts';
 export type { AgentOptions, RunOptions } from './agent.ts';
@@ -43,4 +43,6 @@ export { openaiCompatible } from './wires/openai-compatible/openai-compatible.ts
 export type { OpenAICompatibleOptions } from './wires/openai-compatible/openai-compatible.ts';
 export { anthropic } from './wires/anthropic/anthropic.ts';
 export type { AnthropicOptions } from './wires/anthropic/anthropic.ts';
+export { gemini } from './wires/gemini/gemini.ts';
+export type { GeminiOptions } from './wires/gemini/gemini.ts';
 export type { RetryOptions } from './retry-policy.ts';

@@ -32,6 +32,8 @@ export interface WireUnderTest {
   toolsSent(body: unknown): unknown;
   /** Whether the wire has an error flag or object for a failed call (OpenAI has none). */
   readonly hasErrorChannel: boolean;
+  /** SSE frames the test server sends before the first one with content (0 for Gemini). */
+  readonly framesBeforeContent: number;
   /** SSE frames the test server sends up to and including the first text delta. */
   readonly framesThroughFirstText: number;
   /** A retryable overload this provider answers with (Anthropic 529, Gemini 503, …). */
@@ -313,7 +315,9 @@ export function runWireConformance(wire: WireUnderTest): void {
         wire,
         (c) => {
           c.step('answer')
-            .deliversWith(deliveryFaults.abortAfterFrames(1))
+            .deliversWith(
+              deliveryFaults.abortAfterFrames(wire.framesBeforeContent),
+            )
             .responds('Recovered.')
             .complete();
         },

@@ -30,6 +30,7 @@ runWireConformance({
     ),
   toolsSent: (body) => (body as Body).tools,
   hasErrorChannel: true,
+  framesBeforeContent: 1,
   framesThroughFirstText: 4,
   overloaded: { status: 529, code: 'overloaded_error', message: 'Overloaded' },
   badRequestCode: 'invalid_request_error',

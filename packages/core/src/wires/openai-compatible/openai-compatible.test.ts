@@ -26,6 +26,7 @@ runWireConformance({
       })),
   toolsSent: (body) => (body as Body).tools,
   hasErrorChannel: false,
+  framesBeforeContent: 1,
   framesThroughFirstText: 2,
   overloaded: { status: 503, code: 'server_error', message: 'Overloaded' },
   badRequestCode: 'invalid_request_error',
