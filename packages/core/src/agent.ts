@@ -19,6 +19,12 @@ import {
   type ModelToolCall,
   type Usage,
 } from './chat-model.ts';
+import {
+  AgentTelemetry,
+  type AgentTelemetryOptions,
+  type ChatTelemetry,
+  type RunTelemetry,
+} from './agent-telemetry.ts';
 import { ErrorBudget, type ErrorBudgetOptions } from './error-budget.ts';
 import { ModelError } from './model-error.ts';
 
@@ -31,6 +37,13 @@ export interface AgentOptions {
   readonly maxSteps?: number;
   readonly errorBudget?: ErrorBudgetOptions;
   readonly logger?: Logger;
+  /** The agent's name in traces (`invoke_agent {name}`, `gen_ai.agent.name`). Default `agent`. */
+  readonly name?: string;
+  /**
+   * OpenTelemetry spans and metrics of each run; `false` turns them off. Default: the global
+   * tracer and meter, which are no-ops until the application registers an SDK.
+   */
+  readonly telemetry?: AgentTelemetryOptions | false;
 }
 
 /** Options of one run. */
@@ -63,6 +76,7 @@ export class Agent {
   readonly #maxSteps: number;
   readonly #budget: ErrorBudgetOptions;
   readonly #logger: Logger;
+  readonly #telemetry: AgentTelemetry | undefined;
 
   constructor(options: AgentOptions) {
     if (typeof options.model.stream !== 'function') {
@@ -89,6 +103,17 @@ export class Agent {
     this.#logger = (options.logger ?? silentLogger).child({
       component: 'agent',
     });
+    const name = options.name ?? 'agent';
+    if (typeof name !== 'string' || name === '') {
+      throw new TypeError('Agent: name must be a non-empty string');
+    }
+    this.#telemetry =
+      options.telemetry === false
+        ? undefined
+        : new AgentTelemetry(options.telemetry ?? {}, {
+            name,
+            model: options.model,
+          });
   }
 
   /** Runs to the end and returns the result. Never rejects on tool or model failures. */
@@ -106,6 +131,28 @@ export class Agent {
   async *stream(
     input: string | readonly ChatMessage[],
     options: RunOptions = {},
+  ): AsyncGenerator<AgentEvent, void, undefined> {
+    if (this.#telemetry === undefined) {
+      yield* this.#stream(input, options, undefined);
+      return;
+    }
+    const traced = this.#telemetry.startRun();
+    let result: AgentRunResult | undefined;
+    try {
+      for await (const event of this.#stream(input, options, traced)) {
+        if (event.type === 'done') result = event.result;
+        yield event;
+      }
+    } finally {
+      // Also when the caller stops iterating mid-run: the span ends as `abandoned` then.
+      traced.end(result);
+    }
+  }
+
+  async *#stream(
+    input: string | readonly ChatMessage[],
+    options: RunOptions,
+    traced: RunTelemetry | undefined,
   ): AsyncGenerator<AgentEvent, void, undefined> {
     const signal = options.signal;
     const messages: ChatMessage[] =
@@ -138,6 +185,7 @@ export class Agent {
         yield finish('aborted');
         return;
       }
+      let chat: ChatTelemetry | undefined;
       const state: StepState = {
         text: '',
         calls: [],
@@ -149,6 +197,12 @@ export class Agent {
           format: 'json-schema',
           hideOpenCircuits: true,
         });
+        chat = traced?.startChat({
+          ...(this.#instructions === undefined
+            ? {}
+            : { instructions: this.#instructions }),
+          messages,
+        });
         const request = {
           ...(this.#instructions === undefined
             ? {}
@@ -156,6 +210,7 @@ export class Agent {
           messages: [...messages],
           tools,
           ...(signal === undefined ? {} : { signal }),
+          ...(chat === undefined ? {} : { onRetry: chat.retry.bind(chat) }),
         };
         for await (const event of this.#model.stream(request)) {
           if (event.type === 'text-delta') {
@@ -168,7 +223,9 @@ export class Agent {
             state.usage = event.usage;
           }
         }
+        chat?.end({ ...state, toolCalls: state.calls });
       } catch (error: unknown) {
+        chat?.end({ ...state, toolCalls: state.calls, error });
         if (isAborted(signal)) {
           steps.push({
             index,
@@ -219,14 +276,19 @@ export class Agent {
         };
       }
       // Concurrently, through the one seam; results go back in call order.
-      const responses = await Promise.all(
-        state.calls.map((call) =>
-          this.#registry.call(call.name, call.arguments, {
-            callId: call.id,
-            ...(signal === undefined ? {} : { signal }),
-          }),
-        ),
-      );
+      const callAll = () =>
+        Promise.all(
+          state.calls.map((call) =>
+            this.#registry.call(call.name, call.arguments, {
+              callId: call.id,
+              ...(signal === undefined ? {} : { signal }),
+            }),
+          ),
+        );
+      // With the run's span active, the registry's execute_tool spans are its children.
+      const responses = await (traced === undefined
+        ? callAll()
+        : traced.within(callAll));
       if (isAborted(signal)) {
         // A cancelled call is the caller's doing, never a tool error to show the model.
         steps.push({

@@ -50,6 +50,15 @@ export interface ChatRequest {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ModelToolSpec[];
   readonly signal?: AbortSignal;
+  /**
+   * Told before each retry of this request (the agent turns these into span events). A wire
+   * that never retries never calls it.
+   */
+  readonly onRetry?: (retry: {
+    readonly attempt: number;
+    readonly error: unknown;
+    readonly delayMs: number;
+  }) => void;
 }
 
 /** Why a model turn ended, in one vocabulary for every provider. */

@@ -1,6 +1,6 @@
 import { retryAfterMsFrom } from '@candor/errors';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { type ModelEvent } from './chat-model.ts';
+import { type ChatRequest, type ModelEvent } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
 import {
   retryDelayMs,
@@ -21,6 +21,8 @@ export interface HttpModelStream {
   readonly body: unknown;
   readonly retry: RetryPolicy;
   readonly signal?: AbortSignal;
+  /** Told before each retry, with the failure and the wait. */
+  readonly onRetry?: ChatRequest['onRetry'];
   /** Turns SSE messages into model events; throws a ModelError on in-stream failures. */
   readonly parse: (
     messages: AsyncIterable<EventSourceMessage>,
@@ -152,7 +154,11 @@ export async function* httpModelStream(
     } catch (error: unknown) {
       if (signal?.aborted === true) throw aborted(attempts, error);
       if (attempt >= retry.maxRetries) throw asModelError(error, attempts);
-      await wait(retry, { ms: retryDelayMs(retry, attempt), signal, attempts });
+      await wait(stream, {
+        ms: retryDelayMs(retry, attempt),
+        attempts,
+        error,
+      });
       continue;
     }
     if (!response.ok) {
@@ -162,13 +168,13 @@ export async function* httpModelStream(
         !shouldRetryStatus(response.status, response.headers)
       )
         throw error;
-      await wait(retry, {
+      await wait(stream, {
+        error,
         ms:
           askedMs !== undefined &&
           retryAfterMsFrom(response.headers) === undefined
             ? Math.min(askedMs, retry.maxRetryDelayMs)
             : retryDelayMs(retry, attempt, response.headers),
-        signal,
         attempts,
       });
       continue;
@@ -180,19 +186,28 @@ export async function* httpModelStream(
       if (signal?.aborted === true) throw aborted(attempts, error);
       const failure = asModelError(error, attempts);
       if (state.committed || attempt >= retry.maxRetries) throw failure;
-      await wait(retry, { ms: retryDelayMs(retry, attempt), signal, attempts });
+      await wait(stream, {
+        ms: retryDelayMs(retry, attempt),
+        attempts,
+        error: failure,
+      });
     }
   }
 }
 
 async function wait(
-  retry: RetryPolicy,
-  pause: { ms: number; signal: AbortSignal | undefined; attempts: number },
+  stream: HttpModelStream,
+  pause: { ms: number; attempts: number; error: unknown },
 ): Promise<void> {
-  const { ms, signal, attempts } = pause;
+  const { ms, attempts, error } = pause;
   try {
-    await retry.sleep(ms, signal);
-  } catch (error: unknown) {
-    throw aborted(attempts, error);
+    stream.onRetry?.({ attempt: attempts, error, delayMs: ms });
+  } catch {
+    // An observer's bug never changes the request.
+  }
+  try {
+    await stream.retry.sleep(ms, stream.signal);
+  } catch (cause: unknown) {
+    throw aborted(attempts, cause);
   }
 }

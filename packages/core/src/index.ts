@@ -4,6 +4,8 @@
  */
 export { Agent } from './agent.ts';
 export type { AgentOptions, RunOptions } from './agent.ts';
+export { agentAttributes } from './agent-telemetry.ts';
+export type { AgentTelemetryOptions } from './agent-telemetry.ts';
 export type {
   AgentEvent,
   AgentRunResult,

@@ -80,6 +80,7 @@ export function anthropic(options: AnthropicOptions): ChatModel {
         headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01' },
         retry,
         ...(request.signal === undefined ? {} : { signal: request.signal }),
+        ...(request.onRetry === undefined ? {} : { onRetry: request.onRetry }),
         body: {
           model: options.model,
           max_tokens: maxTokens,

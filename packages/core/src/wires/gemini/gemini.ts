@@ -91,6 +91,7 @@ export function gemini(options: GeminiOptions): ChatModel {
         headers: { 'x-goog-api-key': apiKey },
         retry,
         ...(request.signal === undefined ? {} : { signal: request.signal }),
+        ...(request.onRetry === undefined ? {} : { onRetry: request.onRetry }),
         body: {
           ...convertToGeminiContents(request),
           ...prepareGeminiTools(request.tools),

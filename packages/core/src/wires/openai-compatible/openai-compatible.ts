@@ -72,6 +72,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ChatModel {
         headers,
         retry,
         ...(request.signal === undefined ? {} : { signal: request.signal }),
+        ...(request.onRetry === undefined ? {} : { onRetry: request.onRetry }),
         body: {
           model: options.model,
           messages: convertToOpenAIMessages(request),
