@@ -1,7 +1,13 @@
 import { ToolRegistry } from '@candor/registry';
 import { LlmTestServer, type ConversationScript } from '@candor/testing';
 import { defineTool, ToolResponse } from '@candor/tools';
-import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import {
+  context,
+  type Meter,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   type HistogramMetricData,
@@ -35,6 +41,7 @@ let reader: ManualReader;
 let meterProvider: MeterProvider;
 let server: LlmTestServer;
 let close: () => Promise<void>;
+let serverURL: string;
 let registry: ToolRegistry;
 
 beforeEach(() => {
@@ -64,6 +71,7 @@ async function agentFor(
   server.conversation('run', script);
   const started = await server.start();
   close = started.close;
+  serverURL = started.url;
   const tracer = tracerProvider.getTracer('test');
   registry = new ToolRegistry({ telemetry: { tracer } });
   registry.register(
@@ -308,6 +316,38 @@ describe('agent spans', () => {
     expect(input).toContain('add with my key');
     expect(input).toContain('[REDACTED]');
     expect(input + output).not.toContain('sk-live-very-secret');
+  });
+
+  it('records nothing with telemetry: false, and a throwing tracer or meter never changes a run', async () => {
+    await agentFor((c) => {
+      c.step('first').responds('Hello.');
+      c.step('second').responds('Hello.').complete();
+    });
+    const model = openaiCompatible({
+      baseURL: `${serverURL}/v1`,
+      apiKey: 'test-key',
+      model: 'gpt-test',
+    });
+    const off = await new Agent({ model, registry, telemetry: false }).run(
+      'hi',
+    );
+    expect(off.text).toBe('Hello.');
+    expect(spanNamed('chat gpt-test')).toEqual([]);
+    const broken = new Proxy(
+      {},
+      {
+        get: () => () => {
+          throw new Error('broken telemetry');
+        },
+      },
+    );
+    const result = await new Agent({
+      model,
+      registry,
+      telemetry: { tracer: broken as Tracer, meter: broken as Meter },
+    }).run('hi');
+    expect(result.stopReason).toBe('completed');
+    expect(result.text).toBe('Hello.');
   });
 
   it('ends the run span as abandoned when the caller stops iterating', async () => {

@@ -160,7 +160,7 @@ export class AgentTelemetry {
   readonly #tokens: Histogram | undefined;
   readonly #duration: Histogram | undefined;
   readonly #recordContent: boolean;
-  readonly #redactor: SecretRedactor;
+  readonly #redactor: SecretRedactor | undefined;
   readonly #agentName: string;
   readonly #model: ModelIdentity;
 
@@ -170,29 +170,47 @@ export class AgentTelemetry {
   ) {
     this.#tracer = options.tracer ?? trace.getTracer('@candor/core');
     const meter = options.meter ?? metrics.getMeter('@candor/core');
-    const real = !(meter instanceof NoopMeter);
-    this.#tokens = real
-      ? meter.createHistogram('gen_ai.client.token.usage', {
+    let tokens: Histogram | undefined;
+    let duration: Histogram | undefined;
+    try {
+      // The API's no-op meter: then no run builds attribute sets for nothing.
+      if (!(meter instanceof NoopMeter)) {
+        tokens = meter.createHistogram('gen_ai.client.token.usage', {
           description: 'Number of input and output tokens used.',
           unit: '{token}',
           advice: { explicitBucketBoundaries: TOKEN_BOUNDARIES },
-        })
-      : undefined;
-    this.#duration = real
-      ? meter.createHistogram('gen_ai.client.operation.duration', {
+        });
+        duration = meter.createHistogram('gen_ai.client.operation.duration', {
           description: 'GenAI operation duration.',
           unit: 's',
           advice: { explicitBucketBoundaries: DURATION_BOUNDARIES },
-        })
-      : undefined;
+        });
+      }
+    } catch {
+      // A meter that cannot make histograms leaves the agent without metrics, not broken.
+      tokens = undefined;
+      duration = undefined;
+    }
+    this.#tokens = tokens;
+    this.#duration = duration;
     this.#recordContent = options.recordContent === true;
-    this.#redactor = options.redactor ?? new SecretRedactor();
+    this.#redactor =
+      options.redactor ??
+      (options.recordContent === true ? new SecretRedactor() : undefined);
     this.#agentName = agent.name;
     this.#model = agent.model;
   }
 
-  /** Starts a run's span; the returned handle starts its chat spans and ends it. */
-  startRun(): RunTelemetry {
+  #redact(value: unknown): unknown {
+    return this.#redactor === undefined ? value : this.#redactor.redact(value);
+  }
+
+  /**
+   * Starts a run's span; the returned handle starts its chat spans and ends it. `undefined` when
+   * there is nothing to record: the span does not record (no SDK, or sampled out) and the meter
+   * is the API's no-op. Then the run pays for no telemetry at all.
+   */
+  startRun(): RunTelemetry | undefined {
     let span: Span | undefined;
     try {
       span = this.#tracer.startSpan(`invoke_agent ${this.#agentName}`, {
@@ -206,6 +224,9 @@ export class AgentTelemetry {
       });
     } catch {
       span = undefined;
+    }
+    if (span?.isRecording() !== true && this.#tokens === undefined) {
+      return undefined;
     }
     return new RunTelemetry(this, span);
   }
@@ -229,9 +250,7 @@ export class AgentTelemetry {
       if (this.#recordContent && span.isRecording()) {
         span.setAttribute(
           agentAttributes.INPUT_MESSAGES,
-          JSON.stringify(
-            this.#redactor.redact(conventionMessages(request.messages)),
-          ),
+          JSON.stringify(this.#redact(conventionMessages(request.messages))),
         );
         if (request.instructions !== undefined)
           span.setAttribute(
@@ -289,7 +308,7 @@ export class AgentTelemetry {
         ]);
         span.setAttribute(
           agentAttributes.OUTPUT_MESSAGES,
-          JSON.stringify(this.#redactor.redact([output])),
+          JSON.stringify(this.#redact([output])),
         );
       }
       if (failed !== undefined) {

@@ -132,11 +132,11 @@ export class Agent {
     input: string | readonly ChatMessage[],
     options: RunOptions = {},
   ): AsyncGenerator<AgentEvent, void, undefined> {
-    if (this.#telemetry === undefined) {
+    const traced = this.#telemetry?.startRun();
+    if (traced === undefined) {
       yield* this.#stream(input, options, undefined);
       return;
     }
-    const traced = this.#telemetry.startRun();
     let result: AgentRunResult | undefined;
     try {
       for await (const event of this.#stream(input, options, traced)) {
