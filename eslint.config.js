@@ -42,6 +42,7 @@ export default defineConfig(
     files: [
       '**/*.test.ts',
       '**/*.test-d.ts',
+      '**/*.case.ts',
       'apps/**',
       'bench/**',
       'scripts/**',

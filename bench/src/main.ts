@@ -7,6 +7,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { measureAgentRun } from './agent-run.ts';
+import { measureAgentTracing } from './agent-tracing.ts';
 import { parseBenchOptions, usage, UsageError } from './bench-options.ts';
 import { measureCallOverhead } from './call-overhead.ts';
 import { machineInfo } from './machine-info.ts';
@@ -57,6 +58,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const call = (await measureCallOverhead(options.timing)).timings;
   progress('2/4 one agent run');
   const agent = await measureAgentRun(options.timing);
+  progress('2b/4 one agent run, telemetry on a no-op API and off');
+  const tracing = await measureAgentTracing(options.timing);
   progress(
     `3/4 heap and timers of ${options.memoryTools.toLocaleString('en')} tools`,
   );
@@ -70,6 +73,7 @@ async function main(argv: readonly string[]): Promise<number> {
     versions: await peerVersions(),
     call,
     agent,
+    tracing,
     memory,
     trace,
     rounds: options.timing.rounds,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentTask } from './agent-run.ts';
+import { tracingTask } from './agent-tracing.ts';
 import { callTask } from './call-overhead.ts';
 import { type TaskTiming } from './measure-tasks.ts';
 import { type MemoryMeasurement } from './memory-row.ts';
@@ -79,6 +80,7 @@ const results: BenchResults = {
     timing(callTask.openai, 5_000),
   ],
   agent: [timing(agentTask.candor, 20_000), timing(agentTask.aiSdk, 500_000)],
+  tracing: [timing(tracingTask.on, 20_600), timing(tracingTask.off, 20_000)],
   memory: {
     candor: memory('candor', 1, 60, 1),
     opossum: memory('opossum', 60, 70, 20_000),
@@ -125,6 +127,7 @@ describe('judgeGoals', () => {
         120 / 110,
         true,
       ],
+      ['Agent.run, agent telemetry on a no-op API ÷ off', 1.03, true],
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { agentTask } from './agent-run.ts';
+import { tracingTask } from './agent-tracing.ts';
 import { callTask } from './call-overhead.ts';
 import {
   formatDuration,
@@ -27,6 +28,8 @@ export interface BenchResults {
   readonly versions: Readonly<Record<string, string>>;
   readonly call: readonly TaskTiming[];
   readonly agent: readonly TaskTiming[];
+  /** Agent.run with telemetry on a no-op OpenTelemetry API, and off. */
+  readonly tracing: readonly TaskTiming[];
   readonly memory: MemoryRow;
   readonly trace: TraceRow;
   readonly rounds: number;
@@ -158,6 +161,18 @@ export function judgeGoals(results: BenchResults): GoalVerdict[] {
         unit: '×',
       },
       normaliser.peakRssBytes / normaliserQuarter.peakRssBytes,
+    ],
+    [
+      {
+        label: 'Agent.run, agent telemetry on a no-op API ÷ off',
+        direction: 'at-most',
+        limit: 1.05,
+        unit: '×',
+      },
+      pairedRatio(
+        timing(results.tracing, tracingTask.on),
+        timing(results.tracing, tracingTask.off),
+      ),
     ],
   ];
   return goals.map(([goal, value]) => judgeGoal(goal, value));

@@ -130,41 +130,57 @@ describe('pnpm demo', () => {
     ).toBe(true);
   });
 
-  it('uses a real provider when CANDOR_MODEL is set', async () => {
-    const server = new LlmTestServer();
-    server.conversation('live', (c) => {
-      c.step('ask')
-        .whenUser(/2 \*\* 40/)
-        .callsTools([
-          {
-            id: 'call_1',
-            name: 'calculator',
-            args: { expression: '2 + 3 * 4' },
-          },
-        ]);
-      c.step('answer')
-        .whenToolResult('calculator', 'call_1', 'ok')
-        .responds('It is 14.')
-        .complete();
-    });
-    const { url, close } = await server.start();
-    try {
-      const { stdout, code } = await runDemo([], {
+  it.each([
+    {
+      provider: 'openai-compatible',
+      env: (url: string) => ({
         CANDOR_MODEL: 'openai:gpt-test',
         OPENAI_BASE_URL: `${url}/v1`,
         OPENAI_API_KEY: 'test-key',
+      }),
+    },
+    {
+      provider: 'gemini',
+      env: (url: string) => ({
+        CANDOR_MODEL: 'gemini:gpt-test',
+        GEMINI_BASE_URL: url,
+        GEMINI_API_KEY: 'test-key',
+      }),
+    },
+  ])(
+    'uses a real $provider provider when CANDOR_MODEL is set',
+    async ({ provider, env }) => {
+      const server = new LlmTestServer();
+      server.conversation('live', (c) => {
+        c.step('ask')
+          .whenUser(/2 \*\* 40/)
+          .callsTools([
+            {
+              id: 'call_1',
+              name: 'calculator',
+              args: { expression: '2 + 3 * 4' },
+            },
+          ]);
+        c.step('answer')
+          .whenToolResult('calculator', 'call_1', 'ok')
+          .responds('It is 14.')
+          .complete();
       });
-      expect(code).toBe(0);
-      expect(stdout).toContain(
-        'An agent run with openai-compatible model gpt-test',
-      );
-      expect(stdout).toContain('the model said: "It is 14."');
-      expect(stdout).toContain('run finished: completed');
-      server.assertNoUnmatched();
-    } finally {
-      await close();
-    }
-  });
+      const { url, close } = await server.start();
+      try {
+        const { stdout, code } = await runDemo([], env(url));
+        expect(code).toBe(0);
+        expect(stdout).toContain(
+          `An agent run with ${provider} model gpt-test`,
+        );
+        expect(stdout).toContain('the model said: "It is 14."');
+        expect(stdout).toContain('run finished: completed');
+        server.assertNoUnmatched();
+      } finally {
+        await close();
+      }
+    },
+  );
 
   it('rejects an unknown option and a malformed CANDOR_MODEL with a clear message', async () => {
     const option = await runDemo(['--colour']);
@@ -173,7 +189,7 @@ describe('pnpm demo', () => {
     const model = await runDemo([], { CANDOR_MODEL: 'gpt-4' });
     expect(model.code).toBe(2);
     expect(model.stderr).toContain(
-      'CANDOR_MODEL must be openai:<model>, anthropic:<model> or an OpenAI-compatible base URL',
+      'CANDOR_MODEL must be openai:<model>, anthropic:<model>, gemini:<model> or an OpenAI-compatible base URL',
     );
     expect(model.stderr).not.toMatch(/\n\s+at /);
   });

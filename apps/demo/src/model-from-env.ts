@@ -1,9 +1,15 @@
-import { anthropic, type ChatModel, openaiCompatible } from '@candor/core';
+import {
+  anthropic,
+  type ChatModel,
+  gemini,
+  openaiCompatible,
+} from '@candor/core';
 
 /**
  * The real model named by `CANDOR_MODEL`, or undefined to use the scripted one:
  * `openai:<model>` (OPENAI_API_KEY, optional OPENAI_BASE_URL), `anthropic:<model>`
- * (ANTHROPIC_API_KEY, optional ANTHROPIC_BASE_URL), or an OpenAI-compatible base URL such as
+ * (ANTHROPIC_API_KEY, optional ANTHROPIC_BASE_URL), `gemini:<model>` (GEMINI_API_KEY, optional
+ * GEMINI_BASE_URL), or an OpenAI-compatible base URL such as
  * `http://127.0.0.1:11434/v1` for Ollama, with the model in CANDOR_MODEL_NAME.
  */
 export function modelFromEnv(env: NodeJS.ProcessEnv): ChatModel | undefined {
@@ -29,6 +35,17 @@ export function modelFromEnv(env: NodeJS.ProcessEnv): ChatModel | undefined {
         : { baseURL: env['ANTHROPIC_BASE_URL'] }),
     });
   }
+  if (spec.startsWith('gemini:')) {
+    return gemini({
+      model: spec.slice('gemini:'.length),
+      ...(env['GEMINI_API_KEY'] === undefined
+        ? {}
+        : { apiKey: env['GEMINI_API_KEY'] }),
+      ...(env['GEMINI_BASE_URL'] === undefined
+        ? {}
+        : { baseURL: env['GEMINI_BASE_URL'] }),
+    });
+  }
   if (/^https?:\/\//.test(spec)) {
     return openaiCompatible({
       baseURL: spec,
@@ -39,6 +56,6 @@ export function modelFromEnv(env: NodeJS.ProcessEnv): ChatModel | undefined {
     });
   }
   throw new Error(
-    `CANDOR_MODEL must be openai:<model>, anthropic:<model> or an OpenAI-compatible base URL (e.g. http://127.0.0.1:11434/v1); got ${JSON.stringify(spec)}`,
+    `CANDOR_MODEL must be openai:<model>, anthropic:<model>, gemini:<model> or an OpenAI-compatible base URL (e.g. http://127.0.0.1:11434/v1); got ${JSON.stringify(spec)}`,
   );
 }

@@ -119,6 +119,7 @@ describe('Agent', () => {
       content:
         '[EXECUTION_ERROR] Division by zero\nRetrying the same call will not help: change the arguments or the approach.',
       isError: true,
+      code: 'EXECUTION_ERROR',
     });
   });
 

@@ -21,6 +21,12 @@ import {
   type ModelToolCall,
   type Usage,
 } from './chat-model.ts';
+import {
+  AgentTelemetry,
+  type AgentTelemetryOptions,
+  type ChatTelemetry,
+  type RunTelemetry,
+} from './agent-telemetry.ts';
 import { ErrorBudget, type ErrorBudgetOptions } from './error-budget.ts';
 import { ModelError } from './model-error.ts';
 
@@ -40,6 +46,13 @@ export interface AgentOptions {
    * censors the arguments in `tool-start` events. Pass the same extra keys as your registry.
    */
   readonly toolResult?: ToolResultForModelOptions;
+  /** The agent's name in traces (`invoke_agent {name}`, `gen_ai.agent.name`). Default `agent`. */
+  readonly name?: string;
+  /**
+   * OpenTelemetry spans and metrics of each run; `false` turns them off. Default: the global
+   * tracer and meter, which are no-ops until the application registers an SDK.
+   */
+  readonly telemetry?: AgentTelemetryOptions | false;
 }
 
 /** Options of one run. */
@@ -74,6 +87,7 @@ export class Agent {
   readonly #logger: Logger;
   readonly #toolResult: ToolResultForModelOptions;
   readonly #redactor: SecretRedactor;
+  readonly #telemetry: AgentTelemetry | undefined;
 
   constructor(options: AgentOptions) {
     if (typeof options.model.stream !== 'function') {
@@ -107,6 +121,17 @@ export class Agent {
     this.#logger = (options.logger ?? silentLogger).child({
       component: 'agent',
     });
+    const name = options.name ?? 'agent';
+    if (typeof name !== 'string' || name === '') {
+      throw new TypeError('Agent: name must be a non-empty string');
+    }
+    this.#telemetry =
+      options.telemetry === false
+        ? undefined
+        : new AgentTelemetry(options.telemetry ?? {}, {
+            name,
+            model: options.model,
+          });
   }
 
   /** Runs to the end and returns the result. Never rejects on tool or model failures. */
@@ -124,6 +149,28 @@ export class Agent {
   async *stream(
     input: string | readonly ChatMessage[],
     options: RunOptions = {},
+  ): AsyncGenerator<AgentEvent, void, undefined> {
+    const traced = this.#telemetry?.startRun();
+    if (traced === undefined) {
+      yield* this.#stream(input, options, undefined);
+      return;
+    }
+    let result: AgentRunResult | undefined;
+    try {
+      for await (const event of this.#stream(input, options, traced)) {
+        if (event.type === 'done') result = event.result;
+        yield event;
+      }
+    } finally {
+      // Also when the caller stops iterating mid-run: the span ends as `abandoned` then.
+      traced.end(result);
+    }
+  }
+
+  async *#stream(
+    input: string | readonly ChatMessage[],
+    options: RunOptions,
+    traced: RunTelemetry | undefined,
   ): AsyncGenerator<AgentEvent, void, undefined> {
     const signal = options.signal;
     const messages: ChatMessage[] =
@@ -156,6 +203,7 @@ export class Agent {
         yield finish('aborted');
         return;
       }
+      let chat: ChatTelemetry | undefined;
       const state: StepState = {
         text: '',
         calls: [],
@@ -167,6 +215,12 @@ export class Agent {
           format: 'json-schema',
           hideOpenCircuits: true,
         });
+        chat = traced?.startChat({
+          ...(this.#instructions === undefined
+            ? {}
+            : { instructions: this.#instructions }),
+          messages,
+        });
         const request = {
           ...(this.#instructions === undefined
             ? {}
@@ -174,6 +228,7 @@ export class Agent {
           messages: [...messages],
           tools,
           ...(signal === undefined ? {} : { signal }),
+          ...(chat === undefined ? {} : { onRetry: chat.retry.bind(chat) }),
         };
         for await (const event of this.#model.stream(request)) {
           if (event.type === 'text-delta') {
@@ -186,7 +241,9 @@ export class Agent {
             state.usage = event.usage;
           }
         }
+        chat?.end({ ...state, toolCalls: state.calls });
       } catch (error: unknown) {
+        chat?.end({ ...state, toolCalls: state.calls, error });
         if (isAborted(signal)) {
           steps.push({
             index,
@@ -237,14 +294,19 @@ export class Agent {
         };
       }
       // Concurrently, through the one seam; results go back in call order.
-      const responses = await Promise.all(
-        state.calls.map((call) =>
-          this.#registry.call(call.name, call.arguments, {
-            callId: call.id,
-            ...(signal === undefined ? {} : { signal }),
-          }),
-        ),
-      );
+      const callAll = () =>
+        Promise.all(
+          state.calls.map((call) =>
+            this.#registry.call(call.name, call.arguments, {
+              callId: call.id,
+              ...(signal === undefined ? {} : { signal }),
+            }),
+          ),
+        );
+      // With the run's span active, the registry's execute_tool spans are its children.
+      const responses = await (traced === undefined
+        ? callAll()
+        : traced.within(callAll));
       if (isAborted(signal)) {
         // A cancelled call is the caller's doing, never a tool error to show the model.
         steps.push({
@@ -304,6 +366,9 @@ export class Agent {
           toolName: entry.call.name,
           content: entry.sentToModel.content,
           isError: entry.sentToModel.isError,
+          ...(entry.sentToModel.isError && entry.response.status === 'error'
+            ? { code: entry.response.errorInfo.code }
+            : {}),
         })),
       });
       steps.push({

@@ -1,3 +1,5 @@
+import { type ToolErrorCode } from '@candor/errors';
+
 /** A tool call as the model asked for it. `arguments` is the raw JSON text, validated later. */
 export interface ModelToolCall {
   readonly id: string;
@@ -12,6 +14,11 @@ export interface ToolResultMessage {
   readonly content: string;
   /** Sent as Anthropic's `is_error`; OpenAI has no such flag, so the content says it. */
   readonly isError: boolean;
+  /**
+   * The error's code when `isError` is set: Gemini has no error flag, so its wire sends an
+   * `error` object with this code next to the text.
+   */
+  readonly code?: ToolErrorCode;
 }
 
 /** The provider-neutral conversation. Tool results follow their assistant turn, in call order. */
@@ -43,6 +50,15 @@ export interface ChatRequest {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ModelToolSpec[];
   readonly signal?: AbortSignal;
+  /**
+   * Told before each retry of this request (the agent turns these into span events). A wire
+   * that never retries never calls it.
+   */
+  readonly onRetry?: (retry: {
+    readonly attempt: number;
+    readonly error: unknown;
+    readonly delayMs: number;
+  }) => void;
 }
 
 /** Why a model turn ended, in one vocabulary for every provider. */

@@ -1,5 +1,6 @@
+import { retryAfterMsFrom } from '@candor/errors';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { type ModelEvent } from './chat-model.ts';
+import { type ChatRequest, type ModelEvent } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
 import {
   retryDelayMs,
@@ -20,6 +21,8 @@ export interface HttpModelStream {
   readonly body: unknown;
   readonly retry: RetryPolicy;
   readonly signal?: AbortSignal;
+  /** Told before each retry, with the failure and the wait. */
+  readonly onRetry?: ChatRequest['onRetry'];
   /** Turns SSE messages into model events; throws a ModelError on in-stream failures. */
   readonly parse: (
     messages: AsyncIterable<EventSourceMessage>,
@@ -27,6 +30,11 @@ export interface HttpModelStream {
   ) => AsyncGenerator<ModelEvent, void, undefined>;
   /** The provider's message from an error body, if it has one. */
   readonly errorMessage: (body: unknown) => string | undefined;
+  /**
+   * The wait an error body asks for, for providers that say it there rather than in a
+   * `retry-after` header (Gemini's `RetryInfo`). Headers win; the cap applies either way.
+   */
+  readonly retryDelayMs?: (body: unknown) => number | undefined;
 }
 
 /** Parses one SSE frame's JSON; a broken frame is a `malformed` model error. */
@@ -70,7 +78,7 @@ async function httpError(
   stream: HttpModelStream,
   response: Response,
   attempts: number,
-): Promise<ModelError> {
+): Promise<{ error: ModelError; askedMs: number | undefined }> {
   let text = '';
   try {
     text = await response.text();
@@ -78,17 +86,21 @@ async function httpError(
     // The body is best effort; the status alone is still an answer.
   }
   let detail: string | undefined;
+  let askedMs: number | undefined;
   try {
-    detail = stream.errorMessage(JSON.parse(text));
+    const body: unknown = JSON.parse(text);
+    detail = stream.errorMessage(body);
+    askedMs = stream.retryDelayMs?.(body);
   } catch {
     detail = text.trim() === '' ? undefined : text.trim().slice(0, 500);
   }
-  return new ModelError({
+  const error = new ModelError({
     kind: 'http',
     status: response.status,
     attempts,
     message: `${stream.provider} answered HTTP ${response.status}${detail === undefined ? '' : `: ${detail}`}`,
   });
+  return { error, askedMs };
 }
 
 function aborted(attempts: number, cause?: unknown): ModelError {
@@ -142,19 +154,27 @@ export async function* httpModelStream(
     } catch (error: unknown) {
       if (signal?.aborted === true) throw aborted(attempts, error);
       if (attempt >= retry.maxRetries) throw asModelError(error, attempts);
-      await wait(retry, { ms: retryDelayMs(retry, attempt), signal, attempts });
+      await wait(stream, {
+        ms: retryDelayMs(retry, attempt),
+        attempts,
+        error,
+      });
       continue;
     }
     if (!response.ok) {
-      const error = await httpError(stream, response, attempts);
+      const { error, askedMs } = await httpError(stream, response, attempts);
       if (
         attempt >= retry.maxRetries ||
         !shouldRetryStatus(response.status, response.headers)
       )
         throw error;
-      await wait(retry, {
-        ms: retryDelayMs(retry, attempt, response.headers),
-        signal,
+      await wait(stream, {
+        error,
+        ms:
+          askedMs !== undefined &&
+          retryAfterMsFrom(response.headers) === undefined
+            ? Math.min(askedMs, retry.maxRetryDelayMs)
+            : retryDelayMs(retry, attempt, response.headers),
         attempts,
       });
       continue;
@@ -166,19 +186,28 @@ export async function* httpModelStream(
       if (signal?.aborted === true) throw aborted(attempts, error);
       const failure = asModelError(error, attempts);
       if (state.committed || attempt >= retry.maxRetries) throw failure;
-      await wait(retry, { ms: retryDelayMs(retry, attempt), signal, attempts });
+      await wait(stream, {
+        ms: retryDelayMs(retry, attempt),
+        attempts,
+        error: failure,
+      });
     }
   }
 }
 
 async function wait(
-  retry: RetryPolicy,
-  pause: { ms: number; signal: AbortSignal | undefined; attempts: number },
+  stream: HttpModelStream,
+  pause: { ms: number; attempts: number; error: unknown },
 ): Promise<void> {
-  const { ms, signal, attempts } = pause;
+  const { ms, attempts, error } = pause;
   try {
-    await retry.sleep(ms, signal);
-  } catch (error: unknown) {
-    throw aborted(attempts, error);
+    stream.onRetry?.({ attempt: attempts, error, delayMs: ms });
+  } catch {
+    // An observer's bug never changes the request.
+  }
+  try {
+    await stream.retry.sleep(ms, stream.signal);
+  } catch (cause: unknown) {
+    throw aborted(attempts, cause);
   }
 }

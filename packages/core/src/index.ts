@@ -1,9 +1,11 @@
 /**
  * @module The agent loop that branches on each tool call's outcome, with OpenAI-compatible,
- * Anthropic and scripted models.
+ * Anthropic, Gemini and scripted models.
  */
 export { Agent } from './agent.ts';
 export type { AgentOptions, RunOptions } from './agent.ts';
+export { agentAttributes } from './agent-telemetry.ts';
+export type { AgentTelemetryOptions } from './agent-telemetry.ts';
 export type {
   AgentEvent,
   AgentRunResult,
@@ -42,8 +44,10 @@ export type {
   ScriptedStep,
   ScriptedTurn,
 } from './scripted-model.ts';
-export { openaiCompatible } from './openai-compatible.ts';
-export type { OpenAICompatibleOptions } from './openai-compatible.ts';
-export { anthropic } from './anthropic.ts';
-export type { AnthropicOptions } from './anthropic.ts';
+export { openaiCompatible } from './wires/openai-compatible/openai-compatible.ts';
+export type { OpenAICompatibleOptions } from './wires/openai-compatible/openai-compatible.ts';
+export { anthropic } from './wires/anthropic/anthropic.ts';
+export type { AnthropicOptions } from './wires/anthropic/anthropic.ts';
+export { gemini } from './wires/gemini/gemini.ts';
+export type { GeminiOptions } from './wires/gemini/gemini.ts';
 export type { RetryOptions } from './retry-policy.ts';

@@ -311,6 +311,15 @@ function checkToolHistory(body: unknown): ProviderError | undefined {
 export const anthropicProtocol: ProviderProtocol = {
   provider: 'anthropic',
   requestIdHeader: 'request-id',
+  matches: (path) => path === '/v1/messages',
+  resembles: (path) => path.includes('messages'),
+  codeFor: errorTypeFor,
+  contentFilterError: () => ({
+    status: 400,
+    code: 'invalid_request_error',
+    message:
+      'content_filter: the prompt was blocked by the content filtering policy.',
+  }),
   checkAuth(headers, apiKey) {
     const bearer = /^Bearer\s+(\S+)$/i.exec(headers['authorization'] ?? '');
     const key = headers['x-api-key'] ?? bearer?.[1];

@@ -19,6 +19,7 @@ import {
   type Step,
 } from './conversation.ts';
 import { deliverFrames } from './deliver-frames.ts';
+import { geminiProtocol } from './gemini-protocol.ts';
 import { openAiProtocol } from './openai-protocol.ts';
 import {
   isProviderError,
@@ -71,16 +72,20 @@ interface Route {
   readonly known: boolean;
 }
 
+// OpenAI last: it is the fallback shape for paths no provider claims.
+const protocols: readonly ProviderProtocol[] = [
+  anthropicProtocol,
+  geminiProtocol,
+  openAiProtocol,
+];
+
 function route(path: string): Route {
-  if (path === '/v1/chat/completions' || path === '/chat/completions') {
-    return { protocol: openAiProtocol, known: true };
-  }
-  if (path === '/v1/messages') {
-    return { protocol: anthropicProtocol, known: true };
-  }
+  const known = protocols.find((protocol) => protocol.matches(path));
+  if (known !== undefined) return { protocol: known, known: true };
   // Answer unknown paths in the shape of the provider the path most resembles.
   return {
-    protocol: path.includes('messages') ? anthropicProtocol : openAiProtocol,
+    protocol:
+      protocols.find((protocol) => protocol.resembles(path)) ?? openAiProtocol,
     known: false,
   };
 }
@@ -461,7 +466,7 @@ export class LlmTestServer {
     if (!input.known || input.req.method !== 'POST') {
       return reject('unknown-path', {
         status: 404,
-        code: protocol.provider === 'anthropic' ? 'not_found_error' : null,
+        code: protocol.codeFor(404),
         message: `Invalid URL (${input.req.method ?? 'GET'} ${input.req.url ?? '/'})`,
       });
     }
@@ -472,14 +477,17 @@ export class LlmTestServer {
     if (input.raw === 'too-large') {
       return reject('too-large', {
         status: 413,
-        code: protocol.provider === 'anthropic' ? 'request_too_large' : null,
+        code: protocol.codeFor(413),
         message: 'Request exceeds the maximum allowed number of bytes.',
       });
     }
     if (!input.parsed.ok) {
       return reject('malformed-json', protocol.malformedBodyError());
     }
-    const shaped = protocol.parse(input.parsed.value);
+    const shaped = protocol.parse(
+      input.parsed.value,
+      (input.req.url ?? '/').split('?')[0] ?? '/',
+    );
     if (isProviderError(shaped)) {
       return reject('invalid-request', shaped);
     }
@@ -544,24 +552,7 @@ export class LlmTestServer {
     record.reason = 'content-filter';
     this.#record(record);
     if (style === 'http400') {
-      this.#sendError(answer, {
-        error:
-          protocol.provider === 'openai'
-            ? {
-                status: 400,
-                code: 'content_filter',
-                type: null,
-                param: 'prompt',
-                message:
-                  'The response was filtered due to the prompt triggering the content management policy (content_filter). Please modify your prompt and retry.',
-              }
-            : {
-                status: 400,
-                code: 'invalid_request_error',
-                message:
-                  'content_filter: the prompt was blocked by the content filtering policy.',
-              },
-      });
+      this.#sendError(answer, { error: protocol.contentFilterError() });
       return;
     }
     const reply: ScriptedReply = {

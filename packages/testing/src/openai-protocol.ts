@@ -275,6 +275,19 @@ function checkToolHistory(body: unknown): ProviderError | undefined {
 export const openAiProtocol: ProviderProtocol = {
   provider: 'openai',
   requestIdHeader: 'x-request-id',
+  matches: (path) =>
+    path === '/v1/chat/completions' || path === '/chat/completions',
+  // The fallback shape for unknown paths.
+  resembles: () => true,
+  codeFor: () => null,
+  contentFilterError: () => ({
+    status: 400,
+    code: 'content_filter',
+    type: null,
+    param: 'prompt',
+    message:
+      'The response was filtered due to the prompt triggering the content management policy (content_filter). Please modify your prompt and retry.',
+  }),
   checkAuth(headers, apiKey) {
     const authorization = headers['authorization'] ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);

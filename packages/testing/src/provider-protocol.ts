@@ -1,7 +1,7 @@
 import type { ScriptedReply } from './scripted-reply.ts';
 
 /** The wire protocols the server speaks. */
-export const providers = ['openai', 'anthropic'] as const;
+export const providers = ['openai', 'anthropic', 'gemini'] as const;
 
 /** One of {@link providers}. */
 export type Provider = (typeof providers)[number];
@@ -65,13 +65,22 @@ export interface RenderedReply {
 /** What the server needs from each provider adapter. */
 export interface ProviderProtocol {
   readonly provider: Provider;
+  /** True for the request paths this provider serves. */
+  matches(path: string): boolean;
+  /** True for an unknown path that looks like this provider's, so its 404 is in its shape. */
+  resembles(path: string): boolean;
+  /** The provider's error code for a status the server produces itself (404, 413). */
+  codeFor(status: number): string | null;
+  /** The 400 this provider answers a content-filtered prompt with. */
+  contentFilterError(): ProviderError;
   /** The response header that carries the request id. */
   readonly requestIdHeader: string;
   checkAuth(
     headers: Readonly<Record<string, string>>,
     apiKey: string | undefined,
   ): ProviderError | undefined;
-  parse(body: unknown): ParsedRequest | ProviderError;
+  /** `path` carries the model and the streaming choice for providers that put them there. */
+  parse(body: unknown, path: string): ParsedRequest | ProviderError;
   /** Strict mode: the provider's own 400 for broken tool history. */
   checkToolHistory(body: unknown): ProviderError | undefined;
   errorBody(error: ProviderError, requestId: string): object;

@@ -7,18 +7,43 @@ import {
 import { defineTool, ToolResponse } from '@candor/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from './agent.ts';
-import { anthropic } from './anthropic.ts';
-import { type ChatModel } from './chat-model.ts';
-import { openaiCompatible } from './openai-compatible.ts';
-import { type RetryOptions } from './retry-policy.ts';
+import { Agent } from '../agent.ts';
+import { type ChatModel } from '../chat-model.ts';
+import { type RetryOptions } from '../retry-policy.ts';
 
-type Provider = 'openai' | 'anthropic';
+/** One tool result as a request carried it, read back from the wire body. */
+export interface WireToolResult {
+  readonly id: string;
+  /** The model-visible text. */
+  readonly content: unknown;
+  /** `true` where the wire has an error channel and used it; `undefined` otherwise. */
+  readonly isError: boolean | undefined;
+}
 
-interface WireToolResult {
-  id: string;
-  content: unknown;
-  isError: boolean | undefined;
+/** What the shared suite needs to know about one wire. */
+export interface WireUnderTest {
+  /** The suite's title, e.g. `openai-compatible`. */
+  readonly name: string;
+  /** The wire, pointed at a running `LlmTestServer`. */
+  model(serverURL: string, retry: RetryOptions): ChatModel;
+  /** The tool results one request body carried, in order. */
+  toolResults(body: unknown): WireToolResult[];
+  /** The tool declarations one request body carried, `undefined` when it carried none. */
+  toolsSent(body: unknown): unknown;
+  /** Whether the wire has an error flag or object for a failed call (OpenAI has none). */
+  readonly hasErrorChannel: boolean;
+  /** SSE frames the test server sends before the first one with content (0 for Gemini). */
+  readonly framesBeforeContent: number;
+  /** SSE frames the test server sends up to and including the first text delta. */
+  readonly framesThroughFirstText: number;
+  /** A retryable overload this provider answers with (Anthropic 529, Gemini 503, …). */
+  readonly overloaded: {
+    readonly status: number;
+    readonly code: string;
+    readonly message: string;
+  };
+  /** A 400 in this provider's words. */
+  readonly badRequestCode: string;
 }
 
 let server: LlmTestServer | undefined;
@@ -33,7 +58,7 @@ afterEach(async () => {
 });
 
 async function setup(
-  provider: Provider,
+  wire: WireUnderTest,
   script: (conversation: ConversationScript) => void,
   retry: RetryOptions = {},
 ): Promise<{ model: ChatModel; server: LlmTestServer }> {
@@ -41,46 +66,7 @@ async function setup(
   server.conversation('test', script);
   const started = await server.start();
   close = started.close;
-  const model =
-    provider === 'openai'
-      ? openaiCompatible({
-          baseURL: `${started.url}/v1`,
-          apiKey: 'test-key',
-          model: 'gpt-test',
-          ...retry,
-        })
-      : anthropic({
-          baseURL: started.url,
-          apiKey: 'test-key',
-          model: 'claude-test',
-          ...retry,
-        });
-  return { model, server };
-}
-
-/** The tool results a request carried, read from the journal's parsed body. */
-function toolResults(provider: Provider, body: unknown): WireToolResult[] {
-  const messages = (body as { messages: Record<string, unknown>[] }).messages;
-  if (provider === 'openai') {
-    return messages
-      .filter((message) => message['role'] === 'tool')
-      .map((message) => ({
-        id: String(message['tool_call_id']),
-        content: message['content'],
-        isError: undefined,
-      }));
-  }
-  return messages.flatMap((message) =>
-    Array.isArray(message['content'])
-      ? (message['content'] as Record<string, unknown>[])
-          .filter((block) => block['type'] === 'tool_result')
-          .map((block) => ({
-            id: String(block['tool_use_id']),
-            content: block['content'],
-            isError: block['is_error'] as boolean | undefined,
-          }))
-      : [],
-  );
+  return { model: wire.model(started.url, retry), server };
 }
 
 function calculatorRegistry(
@@ -120,15 +106,19 @@ function calculatorRegistry(
 const NO_RETRY_HINT =
   'Retrying the same call will not help: change the arguments or the approach.';
 
-describe.each<Provider>(['openai', 'anthropic'])(
-  'over the %s wire',
-  (provider) => {
-    // The error flag exists only on Anthropic; OpenAI has none, so the content carries the code.
+/**
+ * Every acceptance case of the agent, over one wire against `@candor/testing`. Each wire's own
+ * test file calls this with its {@link WireUnderTest}; a new wire runs the whole suite in a few
+ * lines.
+ */
+export function runWireConformance(wire: WireUnderTest): void {
+  describe(`the ${wire.name} wire (conformance)`, () => {
+    // OpenAI has no error channel, so there only the content carries the code.
     const errorFlag = (isError: boolean): boolean | undefined =>
-      provider === 'anthropic' && isError ? true : undefined;
+      wire.hasErrorChannel && isError ? true : undefined;
 
     it('runs a tool call that succeeds, then completes', async () => {
-      const { model, server } = await setup(provider, (c) => {
+      const { model, server } = await setup(wire, (c) => {
         c.step('ask')
           .whenUser(/add/)
           .callsTools([{ id: 'call_a', name: 'calc', args: { a: 2, b: 12 } }]);
@@ -138,7 +128,7 @@ describe.each<Provider>(['openai', 'anthropic'])(
       const result = await new Agent({ model, registry }).run('add 2 and 12');
       expect(result.stopReason).toBe('completed');
       expect(result.text).toBe('It is 14.');
-      expect(toolResults(provider, server.journal[1]?.body)).toEqual([
+      expect(wire.toolResults(server.journal[1]?.body)).toEqual([
         { id: 'call_a', content: '14', isError: undefined },
       ]);
       expect(result.usage.inputTokens).toBeGreaterThan(0);
@@ -146,7 +136,7 @@ describe.each<Provider>(['openai', 'anthropic'])(
     });
 
     it('flags a partial result, byte for byte', async () => {
-      const { model, server } = await setup(provider, (c) => {
+      const { model, server } = await setup(wire, (c) => {
         c.step('ask').callsTools([
           { id: 'call_p', name: 'calc', args: { a: 1e11, b: 1, mode: 'big' } },
         ]);
@@ -155,7 +145,7 @@ describe.each<Provider>(['openai', 'anthropic'])(
       await new Agent({ model, registry: calculatorRegistry().registry }).run(
         'big',
       );
-      expect(toolResults(provider, server.journal[1]?.body)).toEqual([
+      expect(wire.toolResults(server.journal[1]?.body)).toEqual([
         {
           id: 'call_p',
           content:
@@ -166,7 +156,7 @@ describe.each<Provider>(['openai', 'anthropic'])(
     });
 
     it('sends an error with its code and is_error, and the model recovers', async () => {
-      const { model, server } = await setup(provider, (c) => {
+      const { model, server } = await setup(wire, (c) => {
         c.step('ask').callsTools([
           { id: 'call_1', name: 'calc', args: { a: 1, b: 0, mode: 'fail' } },
         ]);
@@ -180,14 +170,14 @@ describe.each<Provider>(['openai', 'anthropic'])(
         registry: calculatorRegistry().registry,
       }).run('divide');
       expect(result.stopReason).toBe('completed');
-      expect(toolResults(provider, server.journal[1]?.body)).toEqual([
+      expect(wire.toolResults(server.journal[1]?.body)).toEqual([
         {
           id: 'call_1',
           content: `[EXECUTION_ERROR] Division by zero\n${NO_RETRY_HINT}`,
           isError: errorFlag(true),
         },
       ]);
-      expect(toolResults(provider, server.journal[2]?.body).at(-1)).toEqual({
+      expect(wire.toolResults(server.journal[2]?.body).at(-1)).toEqual({
         id: 'call_2',
         content: '2',
         isError: undefined,
@@ -195,7 +185,7 @@ describe.each<Provider>(['openai', 'anthropic'])(
     });
 
     it('sends a denial without is_error, saying the call did not run', async () => {
-      const { model, server } = await setup(provider, (c) => {
+      const { model, server } = await setup(wire, (c) => {
         c.step('ask').callsTools([
           { id: 'call_d', name: 'calc', args: { a: 1, b: 1 } },
         ]);
@@ -205,7 +195,7 @@ describe.each<Provider>(['openai', 'anthropic'])(
       const result = await new Agent({ model, registry }).run('add');
       expect(result.stopReason).toBe('completed');
       expect(runs()).toBe(0);
-      expect(toolResults(provider, server.journal[1]?.body)).toEqual([
+      expect(wire.toolResults(server.journal[1]?.body)).toEqual([
         {
           id: 'call_d',
           content:
@@ -216,7 +206,7 @@ describe.each<Provider>(['openai', 'anthropic'])(
     });
 
     it('tells the model about an open circuit and hides the tool', async () => {
-      const { model, server } = await setup(provider, (c) => {
+      const { model, server } = await setup(wire, (c) => {
         c.step('one').callsTools([
           { id: 'call_1', name: 'calc', args: { a: 1, b: 1, mode: 'flaky' } },
         ]);
@@ -238,19 +228,17 @@ describe.each<Provider>(['openai', 'anthropic'])(
       }).run('add');
       expect(result.stopReason).toBe('completed');
       expect(runs()).toBe(2);
-      expect(toolResults(provider, server.journal[3]?.body).at(-1)).toEqual({
+      expect(wire.toolResults(server.journal[3]?.body).at(-1)).toEqual({
         id: 'call_3',
         content:
           '[CIRCUIT_OPEN] The tool "calc" is unavailable for 45 s after repeated failures; it was not run. Use another way to proceed.',
         isError: errorFlag(true),
       });
-      expect(
-        (server.journal[3]?.body as { tools?: unknown }).tools,
-      ).toBeUndefined();
+      expect(wire.toolsSent(server.journal[3]?.body)).toBeUndefined();
     });
 
     it('stops on the error budget', async () => {
-      const { model, server } = await setup(provider, (c) => {
+      const { model, server } = await setup(wire, (c) => {
         for (let index = 1; index <= 5; index++) {
           c.step(`try${index}`).callsTools([
             {
@@ -270,15 +258,18 @@ describe.each<Provider>(['openai', 'anthropic'])(
       expect(server.journal).toHaveLength(3);
     });
 
-    it('retries a 529 before any chunk, waiting the capped retry-after', async () => {
+    it('retries an overload before any chunk, waiting the capped retry-after', async () => {
       const waits: number[] = [];
       const { model, server } = await setup(
-        provider,
+        wire,
         (c) => {
           c.step('answer')
-            .fails(529, 'overloaded_error', 'Overloaded', {
-              headers: { 'retry-after': '120' },
-            })
+            .fails(
+              wire.overloaded.status,
+              wire.overloaded.code,
+              wire.overloaded.message,
+              { headers: { 'retry-after': '120' } },
+            )
             .responds('Fine now.')
             .complete();
         },
@@ -297,14 +288,15 @@ describe.each<Provider>(['openai', 'anthropic'])(
       expect(result.text).toBe('Fine now.');
       expect(waits).toEqual([2000]);
       expect(server.journal.map((attempt) => attempt.status)).toEqual([
-        529, 200,
+        wire.overloaded.status,
+        200,
       ]);
     });
 
     it('does not retry a 400, and reports the provider’s message', async () => {
-      const { model, server } = await setup(provider, (c) => {
+      const { model, server } = await setup(wire, (c) => {
         c.step('answer')
-          .fails(400, 'invalid_request_error', 'max_tokens is too large')
+          .fails(400, wire.badRequestCode, 'max_tokens is too large')
           .responds('never');
       });
       const result = await new Agent({
@@ -320,10 +312,12 @@ describe.each<Provider>(['openai', 'anthropic'])(
     it('retries a stream that breaks before its first content chunk', async () => {
       const waits: number[] = [];
       const { model, server } = await setup(
-        provider,
+        wire,
         (c) => {
           c.step('answer')
-            .deliversWith(deliveryFaults.abortAfterFrames(1))
+            .deliversWith(
+              deliveryFaults.abortAfterFrames(wire.framesBeforeContent),
+            )
             .responds('Recovered.')
             .complete();
         },
@@ -339,9 +333,9 @@ describe.each<Provider>(['openai', 'anthropic'])(
     });
 
     it('never retries after the first chunk: an abort there is a model_error', async () => {
-      const framesThroughFirstText = provider === 'openai' ? 2 : 4;
+      const framesThroughFirstText = wire.framesThroughFirstText;
       const { model, server } = await setup(
-        provider,
+        wire,
         (c) => {
           c.step('answer')
             .deliversWith(
@@ -367,7 +361,7 @@ describe.each<Provider>(['openai', 'anthropic'])(
 
     it('treats a stream without its terminal frame as incomplete, and never runs its half tool call', async () => {
       const { model, server } = await setup(
-        provider,
+        wire,
         (c) => {
           c.step('ask')
             .deliversWith(deliveryFaults.noTerminalFrame())
@@ -384,7 +378,7 @@ describe.each<Provider>(['openai', 'anthropic'])(
     });
 
     it('runs parallel tool calls and sends the results back in call order', async () => {
-      const { model, server } = await setup(provider, (c) => {
+      const { model, server } = await setup(wire, (c) => {
         c.step('ask').callsTools([
           { id: 'call_1', name: 'calc', args: { a: 1, b: 1 } },
           { id: 'call_2', name: 'calc', args: { a: 2, b: 2, mode: 'fail' } },
@@ -397,7 +391,7 @@ describe.each<Provider>(['openai', 'anthropic'])(
         registry: calculatorRegistry().registry,
       }).run('add three');
       expect(result.stopReason).toBe('completed');
-      expect(toolResults(provider, server.journal[1]?.body)).toEqual([
+      expect(wire.toolResults(server.journal[1]?.body)).toEqual([
         { id: 'call_1', content: '2', isError: undefined },
         {
           id: 'call_2',
@@ -407,34 +401,5 @@ describe.each<Provider>(['openai', 'anthropic'])(
         { id: 'call_3', content: '6', isError: undefined },
       ]);
     });
-  },
-);
-
-describe('construction', () => {
-  it('requires an API key for Anthropic and for api.openai.com', () => {
-    const saved = process.env['ANTHROPIC_API_KEY'];
-    delete process.env['ANTHROPIC_API_KEY'];
-    try {
-      expect(() => anthropic({ model: 'claude-test' })).toThrow(
-        /anthropic: an apiKey is required/,
-      );
-    } finally {
-      if (saved !== undefined) process.env['ANTHROPIC_API_KEY'] = saved;
-    }
-    expect(() =>
-      openaiCompatible({
-        baseURL: 'https://api.openai.com/v1',
-        model: 'gpt-4o-mini',
-      }),
-    ).toThrow(/apiKey is required/);
-    expect(() =>
-      openaiCompatible({ baseURL: 'not a url', model: 'x' }),
-    ).toThrow(/baseURL must be an absolute URL/);
-    expect(
-      openaiCompatible({
-        baseURL: 'http://127.0.0.1:11434/v1',
-        model: 'llama3',
-      }).provider,
-    ).toBe('openai-compatible');
   });
-});
+}
