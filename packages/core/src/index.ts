@@ -43,4 +43,5 @@ export { openaiCompatible } from './openai-compatible.ts';
 export type { OpenAICompatibleOptions } from './openai-compatible.ts';
 export { anthropic } from './anthropic.ts';
 export type { AnthropicOptions } from './anthropic.ts';
-export type { RetryOptions } from './retry-policy.ts';
+export { retryDelayMs, retryPolicy } from './retry-policy.ts';
+export type { RetryOptions, RetryPolicy } from './retry-policy.ts';
