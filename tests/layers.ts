@@ -13,6 +13,8 @@ export const layerRank: Readonly<Record<string, number>> = {
   '@candor/builtins': 3,
   '@candor/core': 4,
   '@candor/mcp': 4,
-  '@candor/demo': 5,
-  '@candor/bench': 6,
+  // Above core: fromLanguageModel produces core's ChatModel type.
+  '@candor/ai-sdk': 5,
+  '@candor/demo': 6,
+  '@candor/bench': 7,
 };

@@ -50,4 +50,5 @@ export { anthropic } from './wires/anthropic/anthropic.ts';
 export type { AnthropicOptions } from './wires/anthropic/anthropic.ts';
 export { gemini } from './wires/gemini/gemini.ts';
 export type { GeminiOptions } from './wires/gemini/gemini.ts';
-export type { RetryOptions } from './retry-policy.ts';
+export { retryDelayMs, retryPolicy } from './retry-policy.ts';
+export type { RetryOptions, RetryPolicy } from './retry-policy.ts';
