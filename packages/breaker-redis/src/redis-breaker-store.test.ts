@@ -323,6 +323,79 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     }
   });
 
+  it('falls back when Redis dies (one warning, no call refused by the store) and resyncs when it returns', async () => {
+    const own = await startRedisServer();
+    try {
+      const log = recordingLogger();
+      const s = createRedisBreakerStore({ url: own.url, logger: log.logger });
+      expect(await s.connect()).toBe(true);
+      const rules = { ...defaultRules, minimumCalls: 1 };
+      const open = s.circuit('opened_tool', rules);
+      const busy = s.circuit('busy_tool', defaultRules);
+      const opened = viewBecomes(open, 'open');
+      open.record(await open.admit(), true);
+      await opened;
+      const warned = log.next('warn', /unusable/);
+      await own.kill();
+      await warned;
+      // Every call is admitted by the local breaker now, synchronously, however many.
+      for (let i = 0; i < 50; i++) {
+        const admission = busy.admit();
+        expect(admission).toEqual({ kind: 'local' });
+        busy.record(admission as { kind: 'local' }, true);
+      }
+      expect(open.admit()).toEqual({ kind: 'local' });
+      const back = log.next('info', /resynchronised/);
+      await own.restart();
+      await back;
+      expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+      // The restart lost the open state; this process wrote it back.
+      expect(open.view).toBe('open');
+      expect(busy.view).toBe('closed');
+      expect(s.stats()).toMatchObject({ fallbacks: 1, resyncs: 2 });
+      await s.close();
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('a slow Redis never delays a call past the command timeout', async () => {
+    const own = await startRedisServer();
+    try {
+      const log = recordingLogger();
+      const s = createRedisBreakerStore({
+        url: own.url,
+        logger: log.logger,
+        commandTimeoutMs: 100,
+      });
+      expect(await s.connect()).toBe(true);
+      const c = s.circuit('slow_tool', {
+        ...defaultRules,
+        minimumCalls: 1,
+        resetTimeoutMs: 1,
+      });
+      const opened = viewBecomes(c, 'open');
+      c.record(await c.admit(), true);
+      await opened;
+      const client = createClient({ url: own.url });
+      client.on('error', () => undefined);
+      await client.connect();
+      // The one call that waits on the store is the one asking for the trial.
+      const sleeping = client.sendCommand(['DEBUG', 'SLEEP', '1']);
+      const started = performance.now();
+      const admission = await c.admit();
+      const waited = performance.now() - started;
+      expect(admission).toEqual({ kind: 'local' });
+      expect(waited).toBeLessThan(100 + 250);
+      expect(s.health).toBe('degraded');
+      await sleeping;
+      client.destroy();
+      await s.close();
+    } finally {
+      await own.stop();
+    }
+  });
+
   it('refuses bad options with a clear error', () => {
     expect(() => createRedisBreakerStore({ commandTimeoutMs: 0 })).toThrow(
       /"commandTimeoutMs" must be a number of ms/,
