@@ -10,6 +10,7 @@ export const layerRank: Readonly<Record<string, number>> = {
   '@candor/breaker': 2,
   '@candor/traces': 2,
   '@candor/registry': 3,
+  '@candor/breaker-redis': 3,
   '@candor/builtins': 3,
   '@candor/core': 4,
   '@candor/mcp': 4,

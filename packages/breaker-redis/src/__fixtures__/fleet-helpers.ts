@@ -1,0 +1,84 @@
+import { type Logger } from '@candor/tools';
+import {
+  type FleetCircuit,
+  type FleetRules,
+  type FleetView,
+} from '../fleet-circuit.ts';
+import { findRedisServer } from '../redis-server.ts';
+
+/** Whether this machine can run the Redis tests; they skip with a message where it cannot. */
+export const redisInstalled = findRedisServer() !== undefined;
+if (!redisInstalled) {
+  process.stderr.write(
+    'redis-server is not installed: the @candor/breaker-redis tests that need it are skipped (apt-get install redis-server)\n',
+  );
+}
+
+/** The local breaker's defaults, as fleet rules. */
+export const defaultRules: FleetRules = {
+  resetTimeoutMs: 60_000,
+  windowMs: 60_000,
+  buckets: 6,
+  minimumCalls: 5,
+  failureRatePct: 50,
+  leaseMs: 31_000,
+};
+
+/** Resolves when `circuit`'s view becomes `to` (at once if it already is). */
+export async function viewBecomes(
+  circuit: FleetCircuit,
+  to: FleetView,
+): Promise<void> {
+  if (circuit.view === to) return;
+  await new Promise<void>((resolve) => {
+    const off = circuit.onChange((change) => {
+      if (change.to !== to) return;
+      off();
+      resolve();
+    });
+  });
+}
+
+/** A pino-compatible logger that keeps its lines and tells a waiter about each. */
+export function recordingLogger(): {
+  logger: Logger;
+  lines: { level: string; msg: string }[];
+  next: (level: string, pattern: RegExp) => Promise<void>;
+} {
+  const lines: { level: string; msg: string }[] = [];
+  const waiters: { level: string; pattern: RegExp; resolve: () => void }[] = [];
+  const write =
+    (level: string) =>
+    (first: unknown, second?: unknown): void => {
+      const msg =
+        typeof first === 'string'
+          ? first
+          : typeof second === 'string'
+            ? second
+            : '';
+      lines.push({ level, msg });
+      for (const waiter of [...waiters]) {
+        if (waiter.level === level && waiter.pattern.test(msg)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
+      }
+    };
+  const logger = {
+    trace: write('trace'),
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    fatal: write('fatal'),
+    child: () => logger,
+  } as unknown as Logger;
+  return {
+    logger,
+    lines,
+    next: (level, pattern) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ level, pattern, resolve });
+      }),
+  };
+}

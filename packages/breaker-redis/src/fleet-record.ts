@@ -1,0 +1,83 @@
+/** The states a tool's circuit can have in the shared store. */
+export type FleetState = 'closed' | 'open' | 'half_open';
+
+/** One tool's shared state as the store holds it; every time is the Redis server's clock. */
+export interface FleetRecord {
+  readonly state: FleetState;
+  /** Grows with every transition of the tool, so a late message never undoes a newer one. */
+  readonly epoch: number;
+  /** When the circuit opened (server ms), while open or half-open. */
+  readonly openedAt?: number;
+  /** When the trial lease was taken (server ms) and how long it lasts, while half-open. */
+  readonly leaseAt?: number;
+  readonly leaseMs?: number;
+  /** The process whose outcome decided the transition. */
+  readonly by?: string;
+}
+
+/** A message on the fleet's channel. */
+export interface FleetEvent {
+  readonly tool: string;
+  /** The server's clock when the transition happened. */
+  readonly now: number;
+  readonly record: FleetRecord;
+}
+
+function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/**
+ * Reads a record from anything (what Redis holds may have been written by anyone); `undefined`
+ * when it is not a well-formed record.
+ */
+export function parseFleetRecord(value: unknown): FleetRecord | undefined {
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return undefined;
+  }
+  const { state, epoch, openedAt, leaseAt, leaseMs, by } = parsed as Record<
+    string,
+    unknown
+  >;
+  if (!isTime(epoch)) return undefined;
+  const byField = typeof by === 'string' ? { by } : {};
+  switch (state) {
+    case 'closed':
+      return { state, epoch, ...byField };
+    case 'open':
+      return isTime(openedAt)
+        ? { state, epoch, openedAt, ...byField }
+        : undefined;
+    case 'half_open':
+      return isTime(openedAt) && isTime(leaseAt) && isTime(leaseMs)
+        ? { state, epoch, openedAt, leaseAt, leaseMs, ...byField }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Reads a channel message; `undefined` when it is not a well-formed event. */
+export function parseFleetEvent(message: string): FleetEvent | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { tool, now, record } = parsed as Record<string, unknown>;
+  const checked = parseFleetRecord(record);
+  if (typeof tool !== 'string' || !isTime(now) || checked === undefined) {
+    return undefined;
+  }
+  return { tool, now, record: checked };
+}

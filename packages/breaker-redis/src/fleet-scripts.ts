@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+
+/** A Lua script run with EVALSHA, falling back to EVAL when the server has lost it. */
+export interface FleetScript {
+  readonly source: string;
+  readonly sha: string;
+}
+
+function script(source: string): FleetScript {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+// Shared by every script: the server's clock (one clock for the whole fleet), the next epoch
+// for a tool (monotonic even across a server restart, as it starts from the clock) and the
+// record of a closed tool.
+const prelude = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local function nextEpoch(epochs, tool)
+  local e = math.max(now, (tonumber(redis.call('HGET', epochs, tool)) or 0) + 1)
+  redis.call('HSET', epochs, tool, e)
+  return e
+end
+local function closedRecord(epochs, tool)
+  return cjson.encode({ state = 'closed', epoch = tonumber(redis.call('HGET', epochs, tool)) or 0 })
+end
+local function announce(channel, tool, record)
+  redis.call('PUBLISH', channel, cjson.encode({ tool = tool, now = now, record = record }))
+end
+`;
+
+/**
+ * Adds a batch of outcomes to each tool's shared window and opens the tools whose window now
+ * breaks the rules. KEYS: states, epochs, then one window per tool. ARGV: channel, process id,
+ * then 7 per tool: name, calls, failures, bucketMs, buckets, minimumCalls, failureRatePct.
+ * Returns the server time, then each tool's record as JSON.
+ */
+export const recordScript = script(`${prelude}
+local channel, me = ARGV[1], ARGV[2]
+local out = { now }
+local n = (#ARGV - 2) / 7
+for i = 0, n - 1 do
+  local a = 3 + i * 7
+  local tool = ARGV[a]
+  local calls, failures = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  local bucketMs, buckets = tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
+  local minimum, rate = tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6])
+  local win = KEYS[3 + i]
+  local current = redis.call('HGET', KEYS[1], tool)
+  if current then
+    out[#out + 1] = current
+  else
+    local id = math.floor(now / bucketMs)
+    if calls > 0 then
+      redis.call('HINCRBY', win, 'c' .. id, calls)
+      if failures > 0 then redis.call('HINCRBY', win, 'f' .. id, failures) end
+      redis.call('PEXPIRE', win, bucketMs * (buckets + 1))
+    end
+    local fields = redis.call('HGETALL', win)
+    local c, f = 0, 0
+    for j = 1, #fields, 2 do
+      local bucket = tonumber(string.sub(fields[j], 2))
+      local kind = string.sub(fields[j], 1, 1)
+      if bucket == nil or bucket <= id - buckets or (kind ~= 'c' and kind ~= 'f') then
+        redis.call('HDEL', win, fields[j])
+      elseif kind == 'c' then
+        c = c + (tonumber(fields[j + 1]) or 0)
+      else
+        f = f + (tonumber(fields[j + 1]) or 0)
+      end
+    end
+    if c >= minimum and f * 100 > rate * c then
+      local record = { state = 'open', openedAt = now, epoch = nextEpoch(KEYS[2], tool), by = me, calls = c, failures = f }
+      redis.call('HSET', KEYS[1], tool, cjson.encode(record))
+      redis.call('DEL', win)
+      announce(channel, tool, record)
+      out[#out + 1] = cjson.encode(record)
+    else
+      out[#out + 1] = closedRecord(KEYS[2], tool)
+    end
+  end
+end
+return out
+`);
+
+/**
+ * Takes the fleet's one half-open trial lease for a tool whose reset timeout has passed (or whose
+ * last trial holder's lease expired). KEYS: states, epochs, lease. ARGV: channel, process id,
+ * tool, resetTimeoutMs, leaseMs, token. Returns the server time, the record, and 1 if granted.
+ */
+export const trialScript = script(`${prelude}
+local channel, me, tool = ARGV[1], ARGV[2], ARGV[3]
+local reset, leaseMs, token = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+local current = redis.call('HGET', KEYS[1], tool)
+if not current then return { now, closedRecord(KEYS[2], tool), 0 } end
+local ok, record = pcall(cjson.decode, current)
+if not ok or type(record) ~= 'table' or type(record.openedAt) ~= 'number' then
+  return redis.error_reply('CANDOR the state of ' .. tool .. ' is not a breaker record')
+end
+if record.state == 'open' and now < record.openedAt + reset then return { now, current, 0 } end
+if not redis.call('SET', KEYS[3], token, 'NX', 'PX', leaseMs) then return { now, current, 0 } end
+record = { state = 'half_open', openedAt = record.openedAt, epoch = nextEpoch(KEYS[2], tool), by = me, leaseAt = now, leaseMs = leaseMs }
+current = cjson.encode(record)
+redis.call('HSET', KEYS[1], tool, current)
+announce(channel, tool, record)
+return { now, current, 1 }
+`);
+
+/**
+ * Ends the fleet's trial with its result, if the caller still holds the lease: success closes the
+ * tool (and clears its window) for everyone, failure reopens it. KEYS: states, epochs, lease,
+ * window. ARGV: channel, process id, tool, token, 'success' or 'failure'. Returns the server
+ * time, the record, and 1 if the result was applied.
+ */
+export const settleScript = script(`${prelude}
+local channel, me, tool, token, result = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+if redis.call('GET', KEYS[3]) ~= token then
+  return { now, redis.call('HGET', KEYS[1], tool) or closedRecord(KEYS[2], tool), 0 }
+end
+redis.call('DEL', KEYS[3])
+local record
+if result == 'success' then
+  record = { state = 'closed', epoch = nextEpoch(KEYS[2], tool), by = me }
+  redis.call('HDEL', KEYS[1], tool)
+  redis.call('DEL', KEYS[4])
+else
+  record = { state = 'open', openedAt = now, epoch = nextEpoch(KEYS[2], tool), by = me }
+  redis.call('HSET', KEYS[1], tool, cjson.encode(record))
+end
+announce(channel, tool, record)
+return { now, cjson.encode(record), 1 }
+`);
+
+/**
+ * Writes back an open circuit the server lost (a restart without persistence), unless the server
+ * already holds a state for the tool. KEYS: states, epochs. ARGV: channel, process id, tool,
+ * openedAt. Returns the server time and the record now held.
+ */
+export const restoreScript = script(`${prelude}
+local channel, me, tool, openedAt = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local current = redis.call('HGET', KEYS[1], tool)
+if current then return { now, current } end
+local record = { state = 'open', openedAt = openedAt, epoch = nextEpoch(KEYS[2], tool), by = me }
+current = cjson.encode(record)
+redis.call('HSET', KEYS[1], tool, current)
+announce(channel, tool, record)
+return { now, current }
+`);

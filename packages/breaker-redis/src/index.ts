@@ -1,0 +1,23 @@
+/**
+ * @module One circuit per tool across a fleet of processes: a Redis (or Valkey) state store for
+ * `@candor/breaker`, with a local view on the hot path and a fall back to the local breakers.
+ */
+export {
+  FleetCircuit,
+  type FleetAdmission,
+  type FleetChange,
+  type FleetRules,
+  type FleetView,
+} from './fleet-circuit.ts';
+export type { FleetRecord, FleetState } from './fleet-record.ts';
+export {
+  createRedisBreakerStore,
+  RedisBreakerStore,
+} from './redis-breaker-store.ts';
+export type {
+  RedisBreakerStoreHealth,
+  RedisBreakerStoreOptions,
+  RedisBreakerStoreStats,
+} from './redis-breaker-store.ts';
+export { findRedisServer, startRedisServer } from './redis-server.ts';
+export type { RedisServer, RedisServerOptions } from './redis-server.ts';

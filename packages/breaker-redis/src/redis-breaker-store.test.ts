@@ -1,0 +1,407 @@
+import { createClient } from '@redis/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  defaultRules,
+  recordingLogger,
+  redisInstalled,
+  viewBecomes,
+} from './__fixtures__/fleet-helpers.ts';
+import { type FleetAdmission, type FleetCircuit } from './fleet-circuit.ts';
+import {
+  createRedisBreakerStore,
+  type RedisBreakerStore,
+  type RedisBreakerStoreOptions,
+} from './redis-breaker-store.ts';
+import { type RedisServer, startRedisServer } from './redis-server.ts';
+
+/** The element at `index`, or a failed test. */
+function at<T>(items: readonly T[], index: number): T {
+  const item = items[index];
+  if (item === undefined) throw new Error(`nothing at ${index}`);
+  return item;
+}
+
+let tool = 0;
+/** A fresh tool name per test, so tests on one server never share a circuit. */
+function freshTool(): string {
+  tool += 1;
+  return `tool_${tool}`;
+}
+
+describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
+  let redis: RedisServer;
+  const stores: RedisBreakerStore[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await Promise.all(stores.map((store) => store.close()));
+    await redis.stop();
+  });
+
+  async function store(
+    options: RedisBreakerStoreOptions = {},
+  ): Promise<RedisBreakerStore> {
+    const made = createRedisBreakerStore({ url: redis.url, ...options });
+    stores.push(made);
+    await made.connect();
+    return made;
+  }
+
+  async function raw() {
+    const client = createClient({ url: redis.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  }
+
+  async function admitted(circuit: FleetCircuit): Promise<FleetAdmission> {
+    return circuit.admit();
+  }
+
+  it('counts failures spread over processes in one window and opens everywhere', async () => {
+    const name = freshTool();
+    const fleet = await Promise.all([store(), store(), store()]);
+    const circuits = fleet.map((s) => s.circuit(name, defaultRules));
+    expect(circuits.map((c) => c.view)).toEqual(['closed', 'closed', 'closed']);
+    const opened = Promise.all(circuits.map((c) => viewBecomes(c, 'open')));
+    // 2 + 2 + 1 failures: no process alone reaches minimumCalls (5).
+    for (const i of [0, 1, 2, 0, 1]) {
+      const c = at(circuits, i);
+      const admission = await admitted(c);
+      expect(admission.kind, `call on process ${i}`).toBe('run');
+      c.record(admission, true);
+    }
+    await opened;
+    const refused = await admitted(at(circuits, 2));
+    expect(refused).toMatchObject({ kind: 'refuse', state: 'open' });
+    expect(refused.kind === 'refuse' && refused.retryAfterMs).toBeGreaterThan(
+      55_000,
+    );
+  });
+
+  it('stays closed at a failure rate not strictly above the limit', async () => {
+    const name = freshTool();
+    const [a, b] = await Promise.all([store(), store()]);
+    const ca = a.circuit(name, defaultRules);
+    const cb = b.circuit(name, defaultRules);
+    // 3 failures in 6 calls is 50 %: not above 50 %.
+    for (const [c, failed] of [
+      [ca, true],
+      [cb, true],
+      [ca, true],
+      [cb, false],
+      [ca, false],
+      [cb, false],
+    ] as const) {
+      c.record(await admitted(c), failed);
+    }
+    await a.close();
+    await b.close();
+    const check = await store();
+    expect(check.circuit(name, defaultRules).view).toBe('closed');
+  });
+
+  it('tells where a transition came from: this process or the fleet', async () => {
+    const name = freshTool();
+    const [a, b] = await Promise.all([store(), store()]);
+    const ca = a.circuit(name, { ...defaultRules, minimumCalls: 1 });
+    const cb = b.circuit(name, { ...defaultRules, minimumCalls: 1 });
+    const seen = new Map<string, string>();
+    const done = Promise.all(
+      [
+        ['a', ca],
+        ['b', cb],
+      ].map(
+        ([label, c]) =>
+          new Promise<void>((resolve) => {
+            (c as FleetCircuit).onChange((change) => {
+              if (change.to !== 'open') return;
+              seen.set(label as string, change.origin);
+              resolve();
+            });
+          }),
+      ),
+    );
+    ca.record(await admitted(ca), true);
+    await done;
+    expect(Object.fromEntries(seen)).toEqual({ a: 'process', b: 'fleet' });
+  });
+
+  it('a process started while the circuit is open refuses at once', async () => {
+    const name = freshTool();
+    const first = await store();
+    const c = first.circuit(name, { ...defaultRules, minimumCalls: 1 });
+    const opened = viewBecomes(c, 'open');
+    c.record(await admitted(c), true);
+    await opened;
+    const late = await store();
+    const lateCircuit = late.circuit(name, defaultRules);
+    expect(lateCircuit.view).toBe('open');
+    const admission = lateCircuit.admit();
+    // Synchronous: no round trip.
+    expect(admission).toMatchObject({ kind: 'refuse', state: 'open' });
+  });
+
+  it('lets exactly one trial through fleet-wide, and its success closes everywhere', async () => {
+    const name = freshTool();
+    const rules = { ...defaultRules, minimumCalls: 1, resetTimeoutMs: 1 };
+    const fleet = await Promise.all([store(), store(), store(), store()]);
+    const circuits = fleet.map((s) => s.circuit(name, rules));
+    const opened = Promise.all(circuits.map((c) => viewBecomes(c, 'open')));
+    at(circuits, 0).record(await admitted(at(circuits, 0)), true);
+    await opened;
+    // Every process, several calls each, at once: one trial in the whole fleet.
+    const admissions = await Promise.all(
+      circuits.flatMap((c) => [admitted(c), admitted(c), admitted(c)]),
+    );
+    const trials = admissions.filter((a) => a.kind === 'trial');
+    expect(trials).toHaveLength(1);
+    expect(
+      admissions.filter((a) => a.kind === 'refuse').map((a) => a.kind),
+    ).toHaveLength(11);
+    const trial = at(trials, 0);
+    const holder = at(circuits, Math.floor(admissions.indexOf(trial) / 3));
+    const closed = Promise.all(circuits.map((c) => viewBecomes(c, 'closed')));
+    holder.record(trial, false);
+    await closed;
+    expect((await admitted(at(circuits, 3))).kind).toBe('run');
+  });
+
+  it('a failed trial reopens the circuit for everyone', async () => {
+    const name = freshTool();
+    const rules = { ...defaultRules, minimumCalls: 1, resetTimeoutMs: 1 };
+    const [a, b] = await Promise.all([store(), store()]);
+    const ca = a.circuit(name, rules);
+    const cb = b.circuit(name, rules);
+    const opened = viewBecomes(cb, 'open');
+    ca.record(await admitted(ca), true);
+    await opened;
+    // One round trip, so the 1 ms reset timeout has passed on the server's clock too.
+    const client = await raw();
+    await client.ping();
+    client.destroy();
+    const trial = await admitted(ca);
+    expect(trial.kind).toBe('trial');
+    await viewBecomes(cb, 'half_open');
+    const reopened = viewBecomes(cb, 'open');
+    ca.record(trial, true);
+    await reopened;
+    expect(cb.shared?.state).toBe('open');
+  });
+
+  it('the trial lease expires when its holder dies, and another process takes it', async () => {
+    const name = freshTool();
+    const rules = {
+      ...defaultRules,
+      minimumCalls: 1,
+      resetTimeoutMs: 1,
+      leaseMs: 50,
+    };
+    const [a, b] = await Promise.all([store(), store()]);
+    const ca = a.circuit(name, rules);
+    const cb = b.circuit(name, rules);
+    const opened = viewBecomes(cb, 'open');
+    ca.record(await admitted(ca), true);
+    await opened;
+    const client = await raw();
+    const watcher = client.duplicate();
+    watcher.on('error', () => undefined);
+    await watcher.connect();
+    await client.configSet('notify-keyspace-events', 'Kx');
+    const expired = new Promise<void>((resolve) => {
+      void watcher.subscribe(
+        `__keyspace@0__:candor:breaker:lease:${name}`,
+        (event) => {
+          if (event === 'expired') resolve();
+        },
+      );
+    });
+    expect((await admitted(ca)).kind).toBe('trial');
+    await viewBecomes(cb, 'half_open');
+    // The holder dies without a word.
+    await a.close();
+    await expired;
+    const taken = await admitted(cb);
+    expect(taken.kind).toBe('trial');
+    const closed = viewBecomes(cb, 'closed');
+    cb.record(taken, false);
+    await closed;
+    watcher.destroy();
+    client.destroy();
+  });
+
+  it('keeps applications apart by key prefix', async () => {
+    const name = freshTool();
+    const a = await store({ keyPrefix: 'app-a:' });
+    const b = await store({ keyPrefix: 'app-b:' });
+    const ca = a.circuit(name, { ...defaultRules, minimumCalls: 1 });
+    const cb = b.circuit(name, { ...defaultRules, minimumCalls: 1 });
+    const opened = viewBecomes(ca, 'open');
+    ca.record(await admitted(ca), true);
+    await opened;
+    const client = await raw();
+    const keys = await client.keys('*');
+    client.destroy();
+    expect(keys.filter((key) => key.startsWith('app-a:'))).not.toEqual([]);
+    expect(keys.filter((key) => key.startsWith('app-b:'))).toEqual([]);
+    expect(cb.view).toBe('closed');
+  });
+
+  it('ignores garbage on the channel and treats a garbage state as local for that tool only', async () => {
+    const name = freshTool();
+    const other = freshTool();
+    const client = await raw();
+    await client.hSet('garbage:states', name, '{"state":"open","epoch":"x"}');
+    const log = recordingLogger();
+    const s = await store({ keyPrefix: 'garbage:', logger: log.logger });
+    const bad = s.circuit(name, defaultRules);
+    const good = s.circuit(other, defaultRules);
+    expect(bad.view).toBe('local');
+    expect(bad.admit()).toEqual({ kind: 'local' });
+    expect(good.admit()).toEqual({ kind: 'run' });
+    await client.publish('garbage:events', 'not json');
+    await client.publish(
+      'garbage:events',
+      JSON.stringify({ tool: other, now: 1, record: { state: 'open' } }),
+    );
+    // A well-formed message after them proves the garbage was read and dropped.
+    await client.publish(
+      'garbage:events',
+      JSON.stringify({
+        tool: other,
+        now: Date.now(),
+        record: { state: 'open', epoch: Date.now(), openedAt: Date.now() },
+      }),
+    );
+    await viewBecomes(good, 'open');
+    expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+    client.destroy();
+  });
+
+  it('writes only tool names and counts: no call crosses the wire with its data', async () => {
+    const name = freshTool();
+    const s = await store({ keyPrefix: 'wire:' });
+    const c = s.circuit(name, { ...defaultRules, minimumCalls: 3 });
+    c.record(await admitted(c), true);
+    c.record(await admitted(c), false);
+    await s.close();
+    const client = await raw();
+    const keys = (await client.keys('wire:*')).sort();
+    expect(keys).toEqual([`wire:window:${name}`]);
+    const window = await client.hGetAll(`wire:window:${name}`);
+    expect(Object.values(window).sort()).toEqual(['1', '2']);
+    client.destroy();
+  });
+
+  it('passes the password to the server; a wrong one falls back with one warning', async () => {
+    const locked = await startRedisServer({ password: 's3cret pass' });
+    try {
+      const good = createRedisBreakerStore({
+        url: locked.url,
+        password: 's3cret pass',
+      });
+      const log = recordingLogger();
+      const bad = createRedisBreakerStore({
+        url: locked.url,
+        password: 'wrong',
+        logger: log.logger,
+        connectTimeoutMs: 500,
+      });
+      expect(await good.connect()).toBe(true);
+      expect(await bad.connect()).toBe(false);
+      expect(bad.health).toBe('degraded');
+      expect(bad.circuit('x', defaultRules).admit()).toEqual({ kind: 'local' });
+      const warnings = log.lines.filter((line) => line.level === 'warn');
+      expect(warnings).toHaveLength(1);
+      expect(JSON.stringify(log.lines)).not.toContain('s3cret');
+      await good.close();
+      await bad.close();
+    } finally {
+      await locked.stop();
+    }
+  });
+
+  it('falls back when Redis dies (one warning, no call refused by the store) and resyncs when it returns', async () => {
+    const own = await startRedisServer();
+    try {
+      const log = recordingLogger();
+      const s = createRedisBreakerStore({ url: own.url, logger: log.logger });
+      expect(await s.connect()).toBe(true);
+      const rules = { ...defaultRules, minimumCalls: 1 };
+      const open = s.circuit('opened_tool', rules);
+      const busy = s.circuit('busy_tool', defaultRules);
+      const opened = viewBecomes(open, 'open');
+      open.record(await open.admit(), true);
+      await opened;
+      const warned = log.next('warn', /unusable/);
+      await own.kill();
+      await warned;
+      // Every call is admitted by the local breaker now, synchronously, however many.
+      for (let i = 0; i < 50; i++) {
+        const admission = busy.admit();
+        expect(admission).toEqual({ kind: 'local' });
+        busy.record(admission as { kind: 'local' }, true);
+      }
+      expect(open.admit()).toEqual({ kind: 'local' });
+      const back = log.next('info', /resynchronised/);
+      await own.restart();
+      await back;
+      expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+      // The restart lost the open state; this process wrote it back.
+      expect(open.view).toBe('open');
+      expect(busy.view).toBe('closed');
+      expect(s.stats()).toMatchObject({ fallbacks: 1, resyncs: 2 });
+      await s.close();
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('a slow Redis never delays a call past the command timeout', async () => {
+    const own = await startRedisServer();
+    try {
+      const log = recordingLogger();
+      const s = createRedisBreakerStore({
+        url: own.url,
+        logger: log.logger,
+        commandTimeoutMs: 100,
+      });
+      expect(await s.connect()).toBe(true);
+      const c = s.circuit('slow_tool', {
+        ...defaultRules,
+        minimumCalls: 1,
+        resetTimeoutMs: 1,
+      });
+      const opened = viewBecomes(c, 'open');
+      c.record(await c.admit(), true);
+      await opened;
+      const client = createClient({ url: own.url });
+      client.on('error', () => undefined);
+      await client.connect();
+      // The one call that waits on the store is the one asking for the trial.
+      const sleeping = client.sendCommand(['DEBUG', 'SLEEP', '1']);
+      const started = performance.now();
+      const admission = await c.admit();
+      const waited = performance.now() - started;
+      expect(admission).toEqual({ kind: 'local' });
+      expect(waited).toBeLessThan(100 + 250);
+      expect(s.health).toBe('degraded');
+      await sleeping;
+      client.destroy();
+      await s.close();
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('refuses bad options with a clear error', () => {
+    expect(() => createRedisBreakerStore({ commandTimeoutMs: 0 })).toThrow(
+      /"commandTimeoutMs" must be a number of ms/,
+    );
+    expect(() => createRedisBreakerStore({ keyPrefix: '' })).toThrow(
+      /"keyPrefix" must be a non-empty string/,
+    );
+  });
+});
