@@ -5,6 +5,7 @@ import { ToolRegistry } from '@candor/registry';
 import { agentSection, demoModel } from './agent-section.ts';
 import { breakerSection } from './breaker-section.ts';
 import { calculatorSection } from './calculator-section.ts';
+import { codingAgentSection } from './coding-agent-section.ts';
 import { legacySection } from './legacy-section.ts';
 import { modelFromEnv } from './model-from-env.ts';
 import { Output } from './output.ts';
@@ -52,6 +53,7 @@ async function main(argv: readonly string[]): Promise<number> {
       model: model ?? demoModel(),
       live: model !== undefined,
     });
+    await codingAgentSection(output);
   } finally {
     registry.shutdown();
   }

@@ -1,6 +1,7 @@
 import { type ToolErrorCode } from '@candor/errors';
 import { type ToolOutcome, type ToolResponse } from '@candor/tools';
 import {
+  type ChatMessage,
   type FinishReason,
   type ModelToolCall,
   type Usage,
@@ -36,6 +37,16 @@ export interface AgentRunResult {
   readonly stopReason: StopReason;
   readonly steps: readonly AgentStep[];
   readonly usage: Usage;
+  /**
+   * The whole conversation, provider-neutral: the input messages, then each assistant turn and
+   * its tool results as the model was sent them, ending with the model's final turn. Pass it back
+   * with a new user message to continue: `agent.run([...result.messages, { role: 'user', content }])`.
+   * `instructions` are not in it (the agent sends them on every turn). Tool-call arguments are
+   * censored like every other surface, so a secret the model put in an argument is
+   * `[REDACTED]` here and in the history the model is sent. After an abort during tool calls,
+   * the unanswered assistant turn is left out.
+   */
+  readonly messages: readonly ChatMessage[];
   /** With `error_budget`: which limit ran out, and the last errors. */
   readonly budget?: {
     readonly exhausted: BudgetExhaustion;

@@ -189,6 +189,7 @@ export class Agent {
         stopReason,
         steps,
         usage: { ...usage },
+        messages: replayable(messages),
         ...extra,
       };
       this.#logger.info(
@@ -264,10 +265,16 @@ export class Agent {
         usage.inputTokens += state.usage.inputTokens;
         usage.outputTokens += state.usage.outputTokens;
       }
+      // Only the registry reads the raw arguments; every other surface (events, steps, the
+      // history sent back to the model, the run's messages) reads them censored, once.
+      const shownCalls = state.calls.map((call) => ({
+        ...call,
+        arguments: censorArguments(call.arguments, this.#redactor),
+      }));
       messages.push({
         role: 'assistant',
         content: state.text,
-        toolCalls: state.calls,
+        toolCalls: shownCalls,
       });
       if (state.calls.length === 0) {
         steps.push({
@@ -281,13 +288,13 @@ export class Agent {
         return;
       }
 
-      for (const call of state.calls) {
+      for (const call of shownCalls) {
         yield {
           type: 'tool-start',
           step: index,
           callId: call.id,
           toolName: call.name,
-          arguments: censorArguments(call.arguments, this.#redactor),
+          arguments: call.arguments,
         };
       }
       // Concurrently, through the one seam; results go back in call order.
@@ -315,7 +322,7 @@ export class Agent {
         yield finish('aborted');
         return;
       }
-      const toolCalls: AgentToolCall[] = state.calls.map((call, position) => {
+      const toolCalls: AgentToolCall[] = shownCalls.map((call, position) => {
         const response = responses[position];
         if (response === undefined)
           throw new Error('registry.call returned nothing');
@@ -398,6 +405,18 @@ function censorArguments(text: string, redactor: SecretRedactor): string {
   return redactor.secretValues(decoded).length === 0
     ? text
     : JSON.stringify(redactor.redact(decoded));
+}
+
+/**
+ * The history as a next turn can send it: a last assistant turn whose tool calls never got
+ * results (the run was aborted while they ran) is left out, since providers reject a tool call
+ * with no result after it.
+ */
+function replayable(messages: readonly ChatMessage[]): readonly ChatMessage[] {
+  const last = messages.at(-1);
+  return last?.role === 'assistant' && last.toolCalls.length > 0
+    ? messages.slice(0, -1)
+    : [...messages];
 }
 
 // A function, so TypeScript does not narrow `aborted` across awaits: it changes meanwhile.

@@ -511,6 +511,35 @@ describe('8. events and logging', () => {
     );
   });
 
+  it('censors a secret the tool returns in its data, everywhere the response goes', async () => {
+    const { registry } = setup();
+    registry.register(
+      defineTool({
+        name: 'login',
+        description: 'Returns a session',
+        input: z.object({}),
+        run: () =>
+          ToolResponse.success('session tok-5e55i0n ready', {
+            data: {
+              user: 'ada',
+              sessionToken: 'tok-5e55i0n',
+              log: ['tok-5e55i0n'],
+            },
+          }),
+      }),
+    );
+    const ended: unknown[] = [];
+    registry.on('tool:end', (event) => ended.push(event));
+    const response = await registry.call('login', {});
+    expect(response.text).toBe('session [REDACTED] ready');
+    expect(response.data).toEqual({
+      user: 'ada',
+      sessionToken: '[REDACTED]',
+      log: ['[REDACTED]'],
+    });
+    expect(JSON.stringify(ended)).not.toContain('tok-5e55i0n');
+  });
+
   it('writes nothing by default', async () => {
     const write = vi.spyOn(process.stdout, 'write');
     const { registry } = setup();

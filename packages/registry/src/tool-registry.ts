@@ -13,7 +13,6 @@ import {
   type AnyToolDefinition,
   type OpenAIToolSpec,
   type RedactOptions,
-  scrubSecrets,
   SecretRedactor,
   CallAbort,
   defineTool,
@@ -594,7 +593,7 @@ export class ToolRegistry {
   }): ToolResponse {
     const { toolName, callId, params, secrets, started, result } = done;
     const durationMs = performance.now() - started;
-    const response = this.#cap(scrub(result.response, secrets));
+    const response = this.#cap(this.#scrub(result.response, secrets));
     const finished: ToolResponse = {
       ...response,
       stats:
@@ -639,6 +638,54 @@ export class ToolRegistry {
       });
     }
     return finished;
+  }
+
+  /**
+   * The one redaction of what leaves the seam: secret-looking keys are censored in the data,
+   * details and context, and every secret value (from the arguments or from the response's own
+   * secret keys) is scrubbed from every string the response carries. Events, logs, spans, the
+   * agent and the model all read this response, so none of them can see the secret.
+   */
+  #scrub(
+    response: ToolResponse,
+    argumentSecrets: readonly string[],
+  ): ToolResponse {
+    const redactor = this.#redactor;
+    const data = 'data' in response ? response.data : undefined;
+    const details =
+      response.status === 'error' ? response.errorInfo.details : undefined;
+    const secrets = [
+      ...argumentSecrets,
+      ...safeSecretValues(redactor, data),
+      ...safeSecretValues(redactor, details),
+      ...safeSecretValues(redactor, response.context),
+    ];
+    const censor = <T>(value: T): T => redactor.censor(value, secrets) as T;
+    const shared = {
+      text: censor(response.text),
+      ...('data' in response ? { data: censor(response.data) } : {}),
+      ...(response.context === undefined
+        ? {}
+        : { context: censor(response.context) }),
+    };
+    switch (response.status) {
+      case 'success':
+        return { ...response, ...shared };
+      case 'partial':
+        return { ...response, ...shared, reason: censor(response.reason) };
+      case 'error':
+        return {
+          ...response,
+          ...shared,
+          errorInfo: {
+            ...response.errorInfo,
+            message: censor(response.errorInfo.message),
+            ...(response.errorInfo.details === undefined
+              ? {}
+              : { details: censor(response.errorInfo.details) }),
+          },
+        };
+    }
   }
 
   #cap(response: ToolResponse): ToolResponse {
@@ -793,22 +840,13 @@ function wrapFunction(
   });
 }
 
-function scrub(
-  response: ToolResponse,
-  secrets: readonly string[],
-): ToolResponse {
-  if (secrets.length === 0) return response;
-  const text = scrubSecrets(response.text, secrets);
-  if (response.status !== 'error')
-    return text === response.text ? response : { ...response, text };
-  return {
-    ...response,
-    text,
-    errorInfo: {
-      ...response.errorInfo,
-      message: scrubSecrets(response.errorInfo.message, secrets),
-    },
-  };
+/** The secret values in a response part; a part that cannot be read is censored whole later. */
+function safeSecretValues(redactor: SecretRedactor, value: unknown): string[] {
+  try {
+    return redactor.secretValues(value);
+  } catch {
+    return [];
+  }
 }
 
 interface RetryPlan {

@@ -63,4 +63,36 @@ describe('classifyToolResult', () => {
       text: 'not json',
     });
   });
+
+  it("reads Candor's model text: a standard code in brackets, [DENIED], [INCOMPLETE RESULT: …]", () => {
+    expect(
+      classifyToolResult({ content: '[NOT_FOUND] No such file: a.txt' }),
+    ).toEqual({
+      kind: 'error',
+      code: 'NOT_FOUND',
+      text: '[NOT_FOUND] No such file: a.txt',
+    });
+    expect(
+      classifyToolResult({ content: '[DENIED] This call was NOT executed.' })
+        .kind,
+    ).toBe('denied');
+    expect(
+      classifyToolResult({
+        content:
+          '[INCOMPLETE RESULT: result_truncated] This result is incomplete.',
+      }),
+    ).toMatchObject({ kind: 'partial', reason: 'result_truncated' });
+    // Anthropic sends the same text with is_error set: the code is still read.
+    expect(
+      classifyToolResult({ content: '[TIMEOUT] slow', isError: true }),
+    ).toMatchObject({ kind: 'error', code: 'TIMEOUT' });
+    // Not one of the 15 codes, or not at the start: ordinary output.
+    for (const content of [
+      '[INFO] ok',
+      'see [NOT_FOUND] below',
+      '[not_found] x',
+    ]) {
+      expect(classifyToolResult({ content }).kind).toBe('ok');
+    }
+  });
 });

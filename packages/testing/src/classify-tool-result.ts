@@ -1,3 +1,5 @@
+import { isToolErrorCode } from '@candor/errors';
+
 /**
  * The kinds a tool result can have, as the script model sees them:
  * - `ok`: a result with content;
@@ -5,7 +7,10 @@
  * - `empty`: the content is `""`, whitespace, `[]` or text blocks with no text;
  * - `missing`: the model called the tool but no result for that call id was sent;
  * - `error`: the content is the failure envelope `{"error":{"code","message","retryable"}}`,
- *   or the provider's own error flag (Anthropic `is_error: true`) is set.
+ *   the provider's own error flag (Anthropic `is_error: true`, a Gemini `error` response) is set,
+ *   or the text starts with a Candor error code in brackets (`[NOT_FOUND] …`);
+ * - `denied`: Candor's `[DENIED] …` text: the call was refused and did not run;
+ * - `partial`: Candor's `[INCOMPLETE RESULT: reason] …` text.
  */
 export const toolResultKinds = [
   'ok',
@@ -13,6 +18,8 @@ export const toolResultKinds = [
   'empty',
   'missing',
   'error',
+  'denied',
+  'partial',
 ] as const;
 
 /** One of {@link toolResultKinds}. */
@@ -34,6 +41,33 @@ export interface ClassifiedToolResult {
   readonly text: string | undefined;
   /** The parsed JSON of `text`, used by `whenLatestJson`; absent when the text is not JSON. */
   readonly json?: unknown;
+  /**
+   * An error's code: Candor's bracketed code (`[NOT_FOUND] …` gives `NOT_FOUND`) or the failure
+   * envelope's `error.code`. Absent for every other kind and for an error that names none.
+   */
+  readonly code?: string;
+  /** A partial result's reason, from `[INCOMPLETE RESULT: reason]`. */
+  readonly reason?: string;
+}
+
+const INCOMPLETE = /^\[INCOMPLETE RESULT: ([^\]\n]*)\]/;
+const BRACKETED_CODE = /^\[([A-Z][A-Z0-9_]*)\]/;
+
+/**
+ * What Candor's model text (`toolResultForModel`) says at its start. Only the 15 standard codes
+ * count as errors, so a tool whose output happens to start with `[INFO]` stays `ok`.
+ */
+function candorMarker(
+  text: string,
+): Pick<ClassifiedToolResult, 'kind' | 'code' | 'reason'> | undefined {
+  if (text.startsWith('[DENIED]')) return { kind: 'denied' };
+  const incomplete = INCOMPLETE.exec(text);
+  if (incomplete !== null)
+    return { kind: 'partial', reason: incomplete[1] ?? '' };
+  const code = BRACKETED_CODE.exec(text)?.[1];
+  if (code !== undefined && isToolErrorCode(code))
+    return { kind: 'error', code };
+  return undefined;
 }
 
 function contentText(content: unknown): string | undefined {
@@ -64,20 +98,20 @@ function parseJson(text: string): { readonly json?: unknown } {
   }
 }
 
-/** True for the failure envelope `{"error":{"code":string,"message":string,...}}`. */
-function isFailureEnvelope(json: unknown): boolean {
+/** The code of the failure envelope `{"error":{"code":string,"message":string,...}}`. */
+function envelopeCode(json: unknown): string | undefined {
   if (typeof json !== 'object' || json === null || !('error' in json)) {
-    return false;
+    return undefined;
   }
   const { error } = json;
-  return (
-    typeof error === 'object' &&
+  return typeof error === 'object' &&
     error !== null &&
     'code' in error &&
     typeof error.code === 'string' &&
     'message' in error &&
     typeof error.message === 'string'
-  );
+    ? error.code
+    : undefined;
 }
 
 /**
@@ -87,6 +121,8 @@ function isFailureEnvelope(json: unknown): boolean {
  * @example
  * classifyToolResult({ content: '{"error":{"code":"timeout","message":"slow","retryable":true}}' }).kind;
  * // 'error'
+ * classifyToolResult({ content: '[NOT_FOUND] No such file: a.txt' });
+ * // { kind: 'error', code: 'NOT_FOUND', text: '[NOT_FOUND] No such file: a.txt' }
  */
 export function classifyToolResult(
   result: ToolResultInput | undefined,
@@ -110,8 +146,21 @@ export function classifyToolResult(
     };
   }
   const parsed = parseJson(text);
-  if (result.isError === true || isFailureEnvelope(parsed.json)) {
-    return { kind: 'error', text, ...parsed };
+  const marker = candorMarker(text);
+  if (
+    marker !== undefined &&
+    (marker.kind !== 'partial' || result.isError !== true)
+  ) {
+    return { ...marker, text, ...parsed };
+  }
+  const code = envelopeCode(parsed.json);
+  if (result.isError === true || code !== undefined) {
+    return {
+      kind: 'error',
+      text,
+      ...parsed,
+      ...(code === undefined ? {} : { code }),
+    };
   }
   if (text.trim() === '') {
     return { kind: 'empty', text };

@@ -34,6 +34,13 @@ export interface StepScript {
   ): StepScript;
   /** Match when the latest tool result parses as JSON and `path` holds a value deeply equal to `value`. */
   whenLatestJson(path: string, value: unknown): StepScript;
+  /**
+   * Match when the latest tool result is an error with this code: Candor's bracketed code
+   * (`[CIRCUIT_OPEN] …`) or the failure envelope's `error.code`, on every wire.
+   */
+  whenLatestCode(code: string): StepScript;
+  /** Match when the latest tool result's text contains `match` (or matches the RegExp). */
+  whenLatestText(match: string | RegExp): StepScript;
   /** Answer with these tool calls (`finish_reason: tool_calls` / `stop_reason: tool_use`). */
   callsTools(calls: readonly ScriptedToolCall[]): StepScript;
   /** Answer with this text. */
@@ -268,6 +275,29 @@ export class Step implements StepScript {
       }
       const read = compiled.read(parsed.json);
       return read.found && jsonEqual(read.value, value);
+    });
+    return this;
+  }
+
+  whenLatestCode(code: string): StepScript {
+    this.#mutable();
+    if (typeof code !== 'string' || code === '') {
+      throw this.#error('whenLatestCode needs a non-empty code');
+    }
+    this.#conditions.push(
+      (view) => classifyToolResult(view.latestResult).code === code,
+    );
+    return this;
+  }
+
+  whenLatestText(match: string | RegExp): StepScript {
+    this.#mutable();
+    this.#conditions.push((view) => {
+      const { text } = classifyToolResult(view.latestResult);
+      if (text === undefined) return false;
+      return typeof match === 'string'
+        ? text.includes(match)
+        : text.search(match) >= 0;
     });
     return this;
   }

@@ -17,4 +17,16 @@ describe('README', () => {
     );
     expect(block).toBe(source);
   });
+
+  it('shows the Candor agent example from @candor/core verbatim', () => {
+    const readme = read('../README.md');
+    const block =
+      /<!-- candor-example:start -->\s*```ts\n([\s\S]*?)```\s*<!-- candor-example:end -->/.exec(
+        readme,
+      )?.[1];
+    const source = read(
+      '../../core/src/testing-readme-example.test.ts',
+    ).replace("from './index.ts'", "from '@candor/core'");
+    expect(block).toBe(source);
+  });
 });

@@ -91,13 +91,15 @@ describe('matchers', () => {
     ]);
   });
 
-  it('whenToolResult tells ok, null, empty, missing and error apart (OpenAI)', async () => {
+  it('whenToolResult tells ok, null, empty, missing, error, denied and partial apart (OpenAI)', async () => {
     const kinds: readonly ToolResultKind[] = [
       'ok',
       'null',
       'empty',
       'missing',
       'error',
+      'denied',
+      'partial',
     ];
     const server = new LlmTestServer({ strict: false });
     server.conversation('kinds', (c) => {
@@ -116,6 +118,18 @@ describe('matchers', () => {
         message: 'slow',
         retryable: true,
       }),
+      denied: {
+        callId: 'call_1',
+        kind: 'denied',
+        content:
+          '[DENIED] This call was NOT executed. Refused by policy. Do not retry it unless the user asks.',
+      },
+      partial: {
+        callId: 'call_1',
+        kind: 'partial',
+        content:
+          '[INCOMPLETE RESULT: result_truncated] This result is incomplete; do not present it as complete.\nrow 1',
+      },
     };
     // Reverse order, so a match cannot be explained by step order.
     for (const kind of [...kinds].reverse()) {
@@ -128,6 +142,85 @@ describe('matchers', () => {
       expect(await contentOf(response)).toBe(kind);
     }
     server.assertNoUnmatched();
+  });
+
+  it("reads Candor's bracketed codes on OpenAI: whenLatestCode and whenLatestText", async () => {
+    const server = new LlmTestServer();
+    server.conversation('c', (c) => {
+      c.step('circuit').whenLatestCode('CIRCUIT_OPEN').responds('circuit');
+      c.step('error')
+        .whenToolResult('lookup', 'call_1', 'error')
+        .whenLatestCode('NOT_FOUND')
+        .whenLatestText(/No such file: (\w+)\.txt/)
+        .responds('not found');
+      c.step('text').whenLatestText('[INFO]').responds('plain');
+    });
+    const url = await start(server);
+    const ask = async (content: string): Promise<unknown> =>
+      contentOf(
+        await chat(url, [
+          user('look it up'),
+          assistantCalls(['call_1', 'lookup']),
+          { role: 'tool', tool_call_id: 'call_1', content },
+        ]),
+      );
+    // A bracket that is no Candor code is ordinary output, not an error.
+    expect(await ask('[INFO] build ok')).toBe('plain');
+    expect(
+      await ask(
+        '[NOT_FOUND] No such file: notes.txt\nRetrying the same call will not help.',
+      ),
+    ).toBe('not found');
+    expect(
+      await ask('[CIRCUIT_OPEN] The tool "lookup" is unavailable for now.'),
+    ).toBe('circuit');
+    server.assertNoUnmatched();
+  });
+
+  it('whenLatestCode reads the envelope code and Anthropic text blocks', async () => {
+    const server = new LlmTestServer();
+    server.conversation('c', (c) => {
+      c.step('timeout').whenLatestCode('timeout').responds('timeout');
+      c.step('denied')
+        .whenToolResult('f', 'toolu_1', 'denied')
+        .whenLatestText(/NOT executed/)
+        .responds('denied');
+    });
+    const url = await start(server);
+    const ask = async (fixture: ToolResultFixture): Promise<unknown> => {
+      const response = await post(
+        `${url}/v1/messages`,
+        anthropicChat([
+          user('go'),
+          {
+            role: 'assistant',
+            content: [
+              { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} },
+            ],
+          },
+          toolFaultFixtures.anthropicMessage([fixture]),
+        ]),
+        { headers: anthropicHeaders },
+      );
+      const body = (await response.json()) as { content: { text: string }[] };
+      return body.content[0]?.text;
+    };
+    expect(
+      await ask({
+        callId: 'toolu_1',
+        kind: 'denied',
+        content: '[DENIED] This call was NOT executed. No.',
+      }),
+    ).toBe('denied');
+    expect(
+      await ask(
+        toolFaultFixtures.failure('toolu_1', {
+          code: 'timeout',
+          message: 'slow',
+          retryable: true,
+        }),
+      ),
+    ).toBe('timeout');
   });
 
   it('whenToolResult needs the tool name and call id of the latest assistant turn', async () => {

@@ -47,4 +47,37 @@ describe('SecretRedactor: the one redaction every surface uses', () => {
       'failed with key [REDACTED]',
     );
   });
+
+  it('censor: scrubs keys and known values at any depth, and shares what has no secret', () => {
+    const clean = { rows: [1, 2, 3], note: 'fine' };
+    const value = {
+      clean,
+      out: ['key sk-123456 used'],
+      nested: { apiKey: 'sk-123456' },
+    };
+    const censored = redactor.censor(value, ['sk-123456']) as typeof value;
+    expect(censored).toEqual({
+      clean,
+      out: ['key [REDACTED] used'],
+      nested: { apiKey: '[REDACTED]' },
+    });
+    expect(censored.clean).toBe(clean);
+    expect(redactor.censor(clean)).toBe(clean);
+    expect(value.nested.apiKey).toBe('sk-123456');
+  });
+
+  it('censor: never shares a cyclic object that holds a secret, and fails closed on a throwing getter', () => {
+    const cyclic: Record<string, unknown> = { password: 'hunter22' };
+    cyclic['self'] = { back: cyclic };
+    expect(JSON.stringify(redactor.censor(cyclic))).not.toContain('hunter22');
+    const hostile = new Proxy(
+      { token: 'hunter22' },
+      {
+        ownKeys: () => {
+          throw new Error('no keys for you');
+        },
+      },
+    );
+    expect(redactor.censor({ hostile })).toBe('[Unreadable]');
+  });
 });

@@ -1,4 +1,5 @@
 const REDACTED = '[REDACTED]';
+const UNREADABLE = '[Unreadable]';
 const MAX_DEPTH = 32;
 // Tool arguments reuse a small set of keys, so the verdict per key is cached; the bound keeps a
 // model that invents keys from growing the cache without limit.
@@ -75,6 +76,66 @@ export class SecretRedactor {
     return this.#redact(value, 0, new WeakSet());
   }
 
+  /**
+   * `value` with every secret-looking key's value censored and every occurrence of `secrets`
+   * scrubbed from its strings, at any depth. Unlike {@link redact}, parts with nothing to censor
+   * are returned as they are (the same objects), so a tool's data keeps its identity and costs
+   * no copy when nothing is secret. Plain objects and arrays are walked (own enumerable keys);
+   * cycles and levels deeper than 32 are cut; a getter or Proxy that throws makes the whole value
+   * `[Unreadable]` rather than let it through unchecked.
+   */
+  censor(value: unknown, secrets: readonly string[] = []): unknown {
+    try {
+      return this.#censor(value, 0, { secrets, seen: new WeakSet() });
+    } catch {
+      return UNREADABLE;
+    }
+  }
+
+  #censor(
+    value: unknown,
+    depth: number,
+    walk: {
+      readonly secrets: readonly string[];
+      readonly seen: WeakSet<object>;
+    },
+  ): unknown {
+    const { secrets, seen } = walk;
+    if (typeof value === 'string') return scrubSecrets(value, secrets);
+    if (typeof value !== 'object' || value === null) return value;
+    // Cut, never shared: the shared object may be the one being censored, secret still inside.
+    if (seen.has(value)) return '[Circular]';
+    if (depth >= MAX_DEPTH) return '[Truncated: too deep]';
+    seen.add(value);
+    let copy: unknown[] | Record<string, unknown> | undefined;
+    if (Array.isArray(value)) {
+      value.forEach((item: unknown, index) => {
+        const censored = this.#censor(item, depth + 1, walk);
+        if (censored !== item) {
+          copy ??= [...(value as unknown[])];
+          (copy as unknown[])[index] = censored;
+        }
+      });
+    } else {
+      const entries = Object.entries(value);
+      entries.forEach(([key, item]) => {
+        const censored = this.isSecretKey(key)
+          ? REDACTED
+          : this.#censor(item, depth + 1, walk);
+        if (censored === item) return;
+        if (copy === undefined) {
+          const fresh: Record<string, unknown> = {};
+          for (const [name, original] of entries)
+            setData(fresh, name, original);
+          copy = fresh;
+        }
+        setData(copy as Record<string, unknown>, key, censored);
+      });
+    }
+    seen.delete(value);
+    return copy ?? value;
+  }
+
   /** Every string found under a secret-looking key, so it can be scrubbed from messages. */
   secretValues(value: unknown): string[] {
     const found: string[] = [];
@@ -97,17 +158,7 @@ export class SecretRedactor {
       const censored = this.isSecretKey(key)
         ? REDACTED
         : this.#redact(item, depth + 1, seen);
-      if (key === '__proto__') {
-        // Plain assignment would set the copy's prototype; keep the key as data instead.
-        Object.defineProperty(copy, key, {
-          value: censored,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        copy[key] = censored;
-      }
+      setData(copy, key, censored);
     }
     seen.delete(value);
     return copy;
@@ -138,6 +189,20 @@ export class SecretRedactor {
       }
     }
   }
+}
+
+/** Sets a key as plain data; assigning `__proto__` would set the object's prototype instead. */
+function setData(
+  target: Record<string, unknown>,
+  key: string,
+  value: unknown,
+): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 function collectLeaves(

@@ -14,6 +14,8 @@ export interface CallEvidence {
   /** True once an outcome line was seen for the call. */
   readonly settled: boolean;
   readonly vendorStatus: string | null;
+  /** The field the word was read from when its value was not text (`is_error`), else null. */
+  readonly vendorField: string | null;
   /** The table's translation of `vendorStatus` (unknown when the word is not in the map). */
   readonly vendorOutcome: Outcome;
   /** The raw value at the table's `exit_code` path: undefined when absent, null when null. */

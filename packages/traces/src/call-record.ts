@@ -17,6 +17,12 @@ export interface CallRecord {
   readonly outcome: Outcome;
   /** The vendor's own word, kept as written (`"completed"`, `"true"`, `"0"`), or null if none. */
   readonly vendorStatus: string | null;
+  /**
+   * The field the vendor's word came from when the trace gave a boolean or number rather than a
+   * word (`is_error` for claude-code's `is_error: false`), so the word is shown as that fact; null
+   * for a word given as text, or no word.
+   */
+  readonly vendorField: string | null;
   /** True when the harness marked the call as denied (permission, policy, declined). */
   readonly denied: boolean;
   /** What marked the denial, such as `permission-rule` or `policy_violation`. */

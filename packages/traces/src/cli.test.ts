@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -187,8 +187,9 @@ describe('candor-trace', () => {
     const run = await cli([join(scratch, 'missing.jsonl')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
-      /^candor-trace: cannot read .*missing\.jsonl: ENOENT/u,
+      /^candor-trace: cannot read .*missing\.jsonl: ENOENT: no such file/u,
     );
+    expect(run.stderr).not.toContain('ENOENT: ENOENT');
     expect(run.stderr).not.toMatch(/\n\s+at /u);
     const directory = await cli([scratch]);
     expect(directory.code).toBe(2);
@@ -244,12 +245,52 @@ describe('candor-trace', () => {
     expect(help.stdout).toContain('Usage: candor-trace <file | -> [options]');
   });
 
-  it('says so when no table recognises the format', async () => {
+  it('says so when no table recognises the format, and exits 2', async () => {
     const run = await cli(['-'], '{"hello":"world"}\n');
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(2);
     expect(run.stdout.trim()).toBe(
       'no harness recognised in 1 line; name one with --harness',
     );
+    expect(run.stderr).toMatch(
+      /^candor-trace: cannot read stdin: no harness recognised the 1 lines/u,
+    );
+  });
+
+  it('never passes --fail-on-error on input it cannot read: empty, unrecognised, or the wrong --harness', async () => {
+    const claude = readFileSync(
+      fixture('claude-code/stream-json.jsonl'),
+      'utf8',
+    );
+    const cases = [
+      { args: ['-'], input: '', reason: 'the input is empty' },
+      { args: ['-'], input: 'not json\n', reason: 'none of the 1 lines' },
+      {
+        args: ['-'],
+        input: '{"hello":"world"}\n',
+        reason: 'no harness recognised',
+      },
+      {
+        args: ['-', '--harness', 'codex'],
+        input: claude,
+        reason: '--harness codex found no tool call',
+      },
+    ];
+    const runs = await Promise.all(
+      cases.map((entry) =>
+        cli([...entry.args, '--fail-on-error'], entry.input),
+      ),
+    );
+    runs.forEach((run, index) => {
+      expect(run.code, cases[index]?.reason).toBe(2);
+      expect(run.stderr).toContain(cases[index]?.reason);
+    });
+  });
+
+  it("shows claude-code's is_error: false as the fact it read", async () => {
+    const run = await cli([fixture('claude-code/stream-json.jsonl')]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[toolu_01A · vendor is_error: false]');
+    expect(run.stdout).not.toContain('vendor "false"');
   });
 });
 

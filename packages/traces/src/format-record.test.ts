@@ -11,6 +11,7 @@ const record: CallRecord = {
   argsSummary: 'bash -lc ls',
   outcome: 'error',
   vendorStatus: 'completed',
+  vendorField: null,
   denied: false,
   denialReason: null,
   evidence: 'exit code 2',
@@ -82,5 +83,21 @@ describe('formatSummary', () => {
       '  … and 21 more',
       '2 calls reported as unknown because the window was full',
     ]);
+  });
+});
+
+describe('formatRecord shows a non-text vendor value as the fact it is', () => {
+  it('says is_error: false rather than the bare word', () => {
+    expect(
+      formatRecord({
+        ...record,
+        harness: 'claude-code',
+        outcome: 'ok',
+        vendorStatus: 'false',
+        vendorField: 'is_error',
+        evidence: null,
+        exitCode: null,
+      }),
+    ).toContain('[item_2 · vendor is_error: false]');
   });
 });

@@ -32,7 +32,11 @@ function label(record: CallRecord): string {
 export function formatRecord(record: CallRecord): string {
   const facts = [record.callId];
   if (record.vendorStatus !== null)
-    facts.push(`vendor "${record.vendorStatus}"`);
+    facts.push(
+      record.vendorField === null
+        ? `vendor "${record.vendorStatus}"`
+        : `vendor ${record.vendorField}: ${record.vendorStatus}`,
+    );
   else if (record.outcome === Outcome.Unknown)
     facts.push('no outcome reported');
   else facts.push('no vendor word');

@@ -23,8 +23,6 @@ export type { TraceReading } from './read-trace.ts';
 export { CliExit, runCli } from './run-cli.ts';
 export type { CliIo } from './run-cli.ts';
 export { summariseArguments } from './summarise-arguments.ts';
-export { silentLogger } from './trace-logger.ts';
-export type { TraceLogger } from './trace-logger.ts';
 export { malformedSampleLimit, TraceNormaliser } from './trace-normaliser.ts';
 export type {
   MalformedLine,

@@ -124,6 +124,7 @@ export function normaliseCall(
     argsSummary: evidence.argsSummary,
     outcome,
     vendorStatus: evidence.settled ? evidence.vendorStatus : null,
+    vendorField: evidence.settled ? evidence.vendorField : null,
     denied: evidence.denied,
     denialReason:
       typeof denialReason === 'string' && denialReason !== ''

@@ -10,6 +10,7 @@ import { formatSummary } from './format-summary.ts';
 import { loadTraceTable } from './load-trace-table.ts';
 import type { TraceTable } from './parse-trace-table.ts';
 import { readTrace, type TraceReading } from './read-trace.ts';
+import type { TraceSummary } from './trace-normaliser.ts';
 import { TraceTableError } from './trace-table-error.ts';
 
 /** Where the CLI reads and writes; `process` in the bin, anything stream-like in tests. */
@@ -25,7 +26,10 @@ export const CliExit = {
   Ok: 0,
   /** `--fail-on-error` was given and at least one call failed. */
   CallsFailed: 1,
-  /** The input, a table file or the command line could not be read. */
+  /**
+   * The input, a table file or the command line could not be read, including input that was read
+   * but says nothing: empty, recognised by no harness, or no call for the named `--harness`.
+   */
   Unreadable: 2,
 } as const;
 
@@ -45,7 +49,8 @@ Options:
   --fail-on-error    exit 1 when any call failed
   -h, --help         show this help
 
-Exit codes: 0 read, 1 a call failed (only with --fail-on-error), 2 unreadable input.
+Exit codes: 0 read, 1 a call failed (only with --fail-on-error), 2 unreadable input
+(also empty input, no harness recognised, or no call found for --harness <name>).
 `;
 
 async function write(
@@ -74,13 +79,39 @@ function parse(argv: readonly string[]) {
 
 function describe(error: unknown): string {
   if (error instanceof Error) {
+    // Node's own messages already start with the code (`ENOENT: no such file…`): say it once.
     const code =
-      'code' in error && typeof error.code === 'string'
+      'code' in error &&
+      typeof error.code === 'string' &&
+      !error.message.startsWith(error.code)
         ? `${error.code}: `
         : '';
     return `${code}${error.message}`;
   }
   return String(error);
+}
+
+/**
+ * Why a trace that was read to the end still says nothing: an empty input, lines no table
+ * recognised, or a named harness that found no call in them. Green on such input would let a CI
+ * gate pass on garbage.
+ */
+function unreadableReason(
+  summary: TraceSummary,
+  harness: string,
+): string | undefined {
+  if (summary.lines === 0 || summary.lines === summary.malformed) {
+    return summary.lines === 0
+      ? 'the input is empty'
+      : `none of the ${summary.lines} lines is a JSON object`;
+  }
+  if (summary.harness === null) {
+    return `no harness recognised the ${summary.lines} lines (try --harness, or add a table with --tables)`;
+  }
+  if (harness !== 'auto' && summary.calls === 0) {
+    return `--harness ${harness} found no tool call in the ${summary.lines} lines: is this a ${harness} trace?`;
+  }
+  return undefined;
 }
 
 /**
@@ -161,6 +192,9 @@ export async function runCli(
     values.json ? io.stderr : io.stdout,
     `${formatSummary(summary)}\n`,
   );
+  const unreadable = unreadableReason(summary, values.harness);
+  if (unreadable !== undefined)
+    return fail(`cannot read ${source}: ${unreadable}`);
   // A denial did not run: it is not the failure --fail-on-error is for.
   return values['fail-on-error'] && summary.failed > 0
     ? CliExit.CallsFailed

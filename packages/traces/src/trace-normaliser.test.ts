@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord } from './call-record.ts';
 import { loadTraceTable } from './load-trace-table.ts';
-import type { TraceLogger } from './trace-logger.ts';
+import { type Logger, silentLogger } from '@candor/tools';
 import {
   malformedSampleLimit,
   TraceNormaliser,
@@ -24,11 +24,12 @@ const line = (value: object) => JSON.stringify(value);
 
 function recordingLogger() {
   const entries: { level: string; details: object; message: string }[] = [];
-  const logger: TraceLogger = {
-    debug(details, message) {
+  const logger: Logger = {
+    ...silentLogger,
+    debug(details, message = '') {
       entries.push({ level: 'debug', details, message });
     },
-    warn(details, message) {
+    warn(details, message = '') {
       entries.push({ level: 'warn', details, message });
     },
   };

@@ -7,7 +7,7 @@ import { normaliseCall, type NormaliseOptions } from './normalise-call.ts';
 import { Outcome } from './outcome.ts';
 import type { TraceRule, TraceTable } from './parse-trace-table.ts';
 import { summariseArguments } from './summarise-arguments.ts';
-import { silentLogger, type TraceLogger } from './trace-logger.ts';
+import { type Logger, silentLogger } from '@candor/tools';
 
 /** Options of {@link TraceNormaliser} and `readTrace`. */
 export interface TraceNormaliserOptions extends NormaliseOptions {
@@ -16,7 +16,7 @@ export interface TraceNormaliserOptions extends NormaliseOptions {
   /** The tables to choose from. Defaults to the built-in four. */
   readonly tables?: readonly TraceTable[];
   /** Pino-compatible logger; silent by default. */
-  readonly logger?: TraceLogger;
+  readonly logger?: Logger;
   /**
    * How many calls may be held at once while waiting for outcomes or late denials. Past it the
    * oldest call is emitted as it stands, which keeps memory constant. Default 10 000.
@@ -95,7 +95,7 @@ function vendorWord(value: unknown): string {
 export class TraceNormaliser {
   readonly #tables: readonly TraceTable[];
   readonly #options: NormaliseOptions;
-  readonly #logger: TraceLogger;
+  readonly #logger: Logger;
   readonly #window: number;
   readonly #calls = new Map<string, Evidence>();
   // Settled calls waiting for a flush line, in the order they settled, kept apart so a flush
@@ -389,6 +389,7 @@ export class TraceNormaliser {
         argsSummary: '',
         settled: false,
         vendorStatus: null,
+        vendorField: null,
         vendorOutcome: Outcome.Unknown,
         exitCode: undefined,
         escalations: [],
@@ -472,13 +473,17 @@ export class TraceNormaliser {
       this.#settled.push(evidence);
     }
     let word: string | undefined;
+    let field: string | null = null;
     for (const source of status.from) {
       const value = source.path.read(item, root);
       if (value !== undefined && value !== null) {
         word = source.word ?? vendorWord(value);
+        if (source.word === undefined && typeof value !== 'string')
+          field = source.path.segments.at(-1) ?? null;
         break;
       }
     }
+    evidence.vendorField = field;
     if (word === undefined) {
       evidence.vendorStatus = null;
       evidence.vendorOutcome = status.absent ?? Outcome.Unknown;
