@@ -4,6 +4,7 @@ import {
   type ToolBreaker,
 } from '@candor/breaker';
 import { ToolResponse } from '@candor/tools';
+import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   recordingLogger,
@@ -109,10 +110,24 @@ describe.skipIf(!redisInstalled)('ToolBreaker with a Redis store', () => {
       becomes(a, 'half_open'),
       becomes(b, 'half_open'),
     ]);
-    // The call finding the trial due is refused like any call during a trial, never delayed.
-    const asking = a.admit();
-    expect(asking).toMatchObject({ admitted: false, retryAfterMs: 0 });
-    expect(b.admit()).toMatchObject({ admitted: false });
+    const done = { halfOpen: false };
+    void halfOpen.then(() => {
+      done.halfOpen = true;
+    });
+    // Calls keep coming while open; each is refused at once, never delayed. Once the reset
+    // timeout has passed on Redis's clock, the call finding the trial due asks for the lease.
+    const client = createClient({ url: redis.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    while (!done.halfOpen) {
+      for (const breaker of [a, b]) {
+        if (breaker.state === 'open') {
+          expect(breaker.admit()).toMatchObject({ admitted: false });
+        }
+      }
+      await client.ping();
+    }
+    client.destroy();
     await halfOpen;
     // The lease went to one process: its next call is the trial, everyone else is refused.
     const admissions = [a.admit(), b.admit(), a.admit(), b.admit()];
@@ -124,6 +139,55 @@ describe.skipIf(!redisInstalled)('ToolBreaker with a Redis store', () => {
     trial.record(ToolResponse.success('recovered'));
     await closed;
     expect((await b.execute(up)).status).toBe('success');
+  });
+
+  it('writes no tool arguments or results to Redis, only names and counts', async () => {
+    const tool = freshTool();
+    const [a, b] = await Promise.all([
+      processBreaker(tool),
+      processBreaker(tool),
+    ]);
+    const secretArgs = { apiKey: 'sk-live-ARG-7f3a9c', query: 'QUERY-b81e' };
+    const secretResult = 'RESULT-token-ghp_5d2e';
+    const opened = Promise.all([becomes(a, 'open'), becomes(b, 'open')]);
+    for (const [i, breaker] of [a, b, a, b, a, b].entries()) {
+      await breaker.execute(() =>
+        Promise.resolve(
+          i % 2 === 0
+            ? ToolResponse.error(
+                'API_ERROR',
+                `failed for ${secretArgs.apiKey} ${secretResult}`,
+                { details: { args: secretArgs } },
+              )
+            : ToolResponse.error(
+                'NETWORK_ERROR',
+                `${secretResult} ${secretArgs.query}`,
+              ),
+        ),
+      );
+    }
+    await opened;
+    const client = createClient({ url: redis.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    const dump: string[] = [];
+    for (const key of await client.keys('*')) {
+      dump.push(key);
+      const type = await client.type(key);
+      if (type === 'hash') dump.push(JSON.stringify(await client.hGetAll(key)));
+      else if (type === 'string') dump.push(String(await client.get(key)));
+      else dump.push(`(${type})`);
+    }
+    client.destroy();
+    const text = dump.join('\n');
+    expect(text).toContain(tool);
+    for (const secret of [
+      'sk-live-ARG-7f3a9c',
+      'QUERY-b81e',
+      'RESULT-token-ghp_5d2e',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
   });
 
   it('decides alone when Redis dies: no call fails because of the store', async () => {

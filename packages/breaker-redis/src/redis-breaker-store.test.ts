@@ -420,6 +420,25 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     } finally {
       await own.stop();
     }
+  }, 15_000);
+
+  it('passes the TLS option to the client: TLS to a plain server fails and falls back', async () => {
+    const log = recordingLogger();
+    const s = createRedisBreakerStore({
+      host: '127.0.0.1',
+      port: redis.port,
+      tls: { rejectUnauthorized: true },
+      connectTimeoutMs: 1_000,
+      logger: log.logger,
+    });
+    // The same server answers plain connections (every other test here): only TLS fails.
+    expect(await s.connect()).toBe(false);
+    expect(s.health).toBe('degraded');
+    expect(s.circuit('tls_tool', defaultRules).admit()).toEqual({
+      kind: 'local',
+    });
+    expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+    await s.close();
   });
 
   it('refuses bad options with a clear error', () => {
