@@ -209,8 +209,9 @@ describe.skipIf(!redisInstalled)('ToolBreaker with a Redis store', () => {
     await warned;
     expect(store.health).toBe('degraded');
     expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
-    // The local breaker decides: five local failures open it, as without a store.
-    for (let i = 0; i < 5; i++) await breaker.execute(down);
+    // The local breaker decides: its window holds at most the 21 successes above, so 25
+    // failures put it past 50 % and open it, as without a store.
+    for (let i = 0; i < 25; i++) await breaker.execute(down);
     expect(breaker.state).toBe('open');
     await own.stop();
   });
