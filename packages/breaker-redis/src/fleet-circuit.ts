@@ -1,51 +1,23 @@
-import { type FleetRecord, type FleetState } from './fleet-record.ts';
+import {
+  type SharedAdmission,
+  type SharedChange,
+  type SharedCircuit,
+  type SharedCircuitRules,
+  type SharedView,
+} from '@candor/breaker';
+import { type FleetRecord } from './fleet-record.ts';
 
 /** The rules one tool's shared circuit follows: the local breaker's, applied to the fleet. */
-export interface FleetRules {
-  /** How long the circuit stays open before the fleet's one trial call. */
-  readonly resetTimeoutMs: number;
-  /** Length of the shared rolling window. */
-  readonly windowMs: number;
-  /** Buckets the window is sliced into; must divide `windowMs`. */
-  readonly buckets: number;
-  /** Calls the shared window must hold before the circuit may open. */
-  readonly minimumCalls: number;
-  /** Opens when the shared failure rate is strictly above this percentage. */
-  readonly failureRatePct: number;
-  /** How long the trial lease lasts if its holder never reports (it died or hangs). */
-  readonly leaseMs: number;
-}
+export type FleetRules = SharedCircuitRules;
 
-/**
- * What the fleet says about one call:
- * - `local`: the store is not usable now; the local breaker decides, as without a store;
- * - `run`: the fleet's circuit is closed; run the call and {@link FleetCircuit.record} it;
- * - `trial`: this process holds the fleet's one half-open trial; run it and record it;
- * - `refuse`: the fleet's circuit is open (or its trial runs elsewhere); do not run the call.
- */
-export type FleetAdmission =
-  | { readonly kind: 'local' }
-  | { readonly kind: 'run' }
-  | { readonly kind: 'trial'; readonly token: string }
-  | {
-      readonly kind: 'refuse';
-      readonly state: 'open' | 'half_open';
-      readonly retryAfterMs: number;
-    };
+/** What the fleet says about one call (see `SharedAdmission` in `@candor/breaker`). */
+export type FleetAdmission = SharedAdmission;
 
 /** Where a circuit's admission comes from: a fleet state, or `local` while the store is unusable. */
-export type FleetView = FleetState | 'local';
+export type FleetView = SharedView;
 
-/**
- * One change of a tool's fleet view. `origin` is `process` when this process's own outcome or
- * trial decided it, `fleet` when another process's did (or the store went away or came back).
- */
-export interface FleetChange {
-  readonly tool: string;
-  readonly from: FleetView;
-  readonly to: FleetView;
-  readonly origin: 'process' | 'fleet';
-}
+/** One change of a tool's fleet view, with its origin: this process, or another one. */
+export type FleetChange = SharedChange;
 
 /** What a circuit needs from its store. */
 export interface FleetCircuitHost {
@@ -67,14 +39,17 @@ let trialCounter = 0;
  * One tool's circuit as the fleet sees it, read from a local view: admitting a call costs no
  * round trip, except the one call that asks for the fleet's half-open trial.
  */
-export class FleetCircuit {
+export class FleetCircuit implements SharedCircuit {
   readonly tool: string;
   readonly rules: FleetRules;
   readonly #host: FleetCircuitHost;
   #record: FleetRecord | undefined;
   #published: FleetView = 'local';
-  #acquiring: Promise<FleetAdmission> | undefined;
+  #acquiring: Promise<void> | undefined;
+  /** The trial lease this process holds, once a call runs it. */
   #heldTrial: string | undefined;
+  /** A trial lease granted to this process that no call has taken yet. */
+  #unclaimed: string | undefined;
   #listeners: Set<(change: FleetChange) => void> | undefined;
   /** Outcomes not yet written. */
   pendingCalls = 0;
@@ -92,16 +67,22 @@ export class FleetCircuit {
     return this.#record.state;
   }
 
+  /** When the fleet's circuit opened (the server's clock), while the view is open. */
+  get openedAt(): number | undefined {
+    return this.view === 'open' ? this.#record?.openedAt : undefined;
+  }
+
   /** The shared record last seen, if any. */
   get shared(): FleetRecord | undefined {
     return this.#record;
   }
 
   /**
-   * Admits or refuses one call. Synchronous from the local view, except when the fleet's trial
-   * is due: then one round trip (bounded by the store's command timeout) asks for the lease.
+   * Admits or refuses one call, synchronously, from the local view. When the fleet's trial is
+   * due, the call is refused (`half_open`, `retryAfterMs: 0`) and the lease is asked for in the
+   * background; if it is granted, this process's next call is the fleet's trial.
    */
-  admit(): FleetAdmission | Promise<FleetAdmission> {
+  admit(): FleetAdmission {
     const record = this.#record;
     if (!this.#host.usable() || record === undefined) return LOCAL;
     switch (record.state) {
@@ -111,54 +92,50 @@ export class FleetCircuit {
         const due = (record.openedAt ?? 0) + this.rules.resetTimeoutMs;
         const wait = due - this.#host.serverNow();
         if (wait > 0) return refuse('open', wait);
-        return this.#trial();
+        this.#askForTrial();
+        return refuse('half_open', 0);
       }
       case 'half_open': {
         const leaseEnd = (record.leaseAt ?? 0) + (record.leaseMs ?? 0);
-        if (
-          this.#heldTrial !== undefined ||
-          leaseEnd > this.#host.serverNow()
-        ) {
+        const leased = leaseEnd > this.#host.serverNow();
+        const granted = this.#unclaimed;
+        if (granted !== undefined && leased) {
+          this.#unclaimed = undefined;
+          this.#heldTrial = granted;
+          return { kind: 'trial', token: granted };
+        }
+        if (this.#heldTrial !== undefined || leased) {
           return refuse('half_open', 0);
         }
         // The trial's holder never reported and its lease has run out: take it over.
-        return this.#trial();
+        this.#unclaimed = undefined;
+        this.#askForTrial();
+        return refuse('half_open', 0);
       }
     }
   }
 
-  #trial(): FleetAdmission | Promise<FleetAdmission> {
-    if (this.#acquiring !== undefined || this.#heldTrial !== undefined) {
-      return refuse('half_open', 0);
-    }
+  #askForTrial(): void {
+    if (this.#acquiring !== undefined) return;
     trialCounter += 1;
     const token = `${this.#host.processId}#${trialCounter}`;
-    const acquiring = this.#host
-      .acquireTrial(this, token)
-      .then((granted): FleetAdmission => {
-        if (granted) {
-          this.#heldTrial = token;
-          return { kind: 'trial', token };
-        }
-        return this.admitAfterRefusal();
-      });
-    this.#acquiring = acquiring;
-    void acquiring.finally(() => {
+    // acquireTrial never rejects: a failure degrades the store instead.
+    this.#acquiring = this.#host.acquireTrial(this, token).then(() => {
       this.#acquiring = undefined;
     });
-    return acquiring;
   }
 
-  /** After a refused lease: what the (now updated) view says, without asking again. */
-  admitAfterRefusal(): FleetAdmission {
-    const record = this.#record;
-    if (!this.#host.usable() || record === undefined) return LOCAL;
-    if (record.state === 'closed') return RUN;
-    if (record.state === 'open') {
-      const due = (record.openedAt ?? 0) + this.rules.resetTimeoutMs;
-      return refuse('open', Math.max(0, due - this.#host.serverNow()));
-    }
-    return refuse('half_open', 0);
+  /** Resolves once the trial lease request in flight, if any, has its answer. */
+  async lease(): Promise<void> {
+    await this.#acquiring;
+  }
+
+  /**
+   * Called by the store when this process was granted the trial lease, before the half-open
+   * record is applied: the next call admitted here runs the trial.
+   */
+  granted(token: string): void {
+    this.#unclaimed = token;
   }
 
   /**
@@ -197,6 +174,8 @@ export class FleetCircuit {
     ) {
       this.#record = record;
     }
+    // A granted lease is only good while the fleet is half-open.
+    if (this.#record?.state !== 'half_open') this.#unclaimed = undefined;
     this.publish();
   }
 

@@ -56,7 +56,16 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     return client;
   }
 
-  async function admitted(circuit: FleetCircuit): Promise<FleetAdmission> {
+  /**
+   * The trial once it is due: the first call asks for the lease (and is refused); once the fleet
+   * is half-open, the holder's next call runs it.
+   */
+  async function trialOf(circuit: FleetCircuit): Promise<FleetAdmission> {
+    expect(circuit.admit()).toMatchObject({
+      kind: 'refuse',
+      state: 'half_open',
+    });
+    await viewBecomes(circuit, 'half_open');
     return circuit.admit();
   }
 
@@ -69,12 +78,12 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     // 2 + 2 + 1 failures: no process alone reaches minimumCalls (5).
     for (const i of [0, 1, 2, 0, 1]) {
       const c = at(circuits, i);
-      const admission = await admitted(c);
+      const admission = c.admit();
       expect(admission.kind, `call on process ${i}`).toBe('run');
       c.record(admission, true);
     }
     await opened;
-    const refused = await admitted(at(circuits, 2));
+    const refused = at(circuits, 2).admit();
     expect(refused).toMatchObject({ kind: 'refuse', state: 'open' });
     expect(refused.kind === 'refuse' && refused.retryAfterMs).toBeGreaterThan(
       55_000,
@@ -95,7 +104,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
       [ca, false],
       [cb, false],
     ] as const) {
-      c.record(await admitted(c), failed);
+      c.record(c.admit(), failed);
     }
     await a.close();
     await b.close();
@@ -124,7 +133,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
           }),
       ),
     );
-    ca.record(await admitted(ca), true);
+    ca.record(ca.admit(), true);
     await done;
     expect(Object.fromEntries(seen)).toEqual({ a: 'process', b: 'fleet' });
   });
@@ -134,7 +143,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     const first = await store();
     const c = first.circuit(name, { ...defaultRules, minimumCalls: 1 });
     const opened = viewBecomes(c, 'open');
-    c.record(await admitted(c), true);
+    c.record(c.admit(), true);
     await opened;
     const late = await store();
     const lateCircuit = late.circuit(name, defaultRules);
@@ -150,23 +159,30 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     const fleet = await Promise.all([store(), store(), store(), store()]);
     const circuits = fleet.map((s) => s.circuit(name, rules));
     const opened = Promise.all(circuits.map((c) => viewBecomes(c, 'open')));
-    at(circuits, 0).record(await admitted(at(circuits, 0)), true);
+    at(circuits, 0).record(at(circuits, 0).admit(), true);
     await opened;
-    // Every process, several calls each, at once: one trial in the whole fleet.
-    const admissions = await Promise.all(
-      circuits.flatMap((c) => [admitted(c), admitted(c), admitted(c)]),
+    // Every process asks at once: each is refused while the lease is asked for.
+    const halfOpen = Promise.all(
+      circuits.map((c) => viewBecomes(c, 'half_open')),
     );
+    const asking = circuits.flatMap((c) => [c.admit(), c.admit(), c.admit()]);
+    expect(asking.every((a) => a.kind === 'refuse')).toBe(true);
+    await halfOpen;
+    // Then several calls each: one trial in the whole fleet.
+    const admissions = circuits.flatMap((c) => [
+      c.admit(),
+      c.admit(),
+      c.admit(),
+    ]);
     const trials = admissions.filter((a) => a.kind === 'trial');
     expect(trials).toHaveLength(1);
-    expect(
-      admissions.filter((a) => a.kind === 'refuse').map((a) => a.kind),
-    ).toHaveLength(11);
+    expect(admissions.filter((a) => a.kind === 'refuse')).toHaveLength(11);
     const trial = at(trials, 0);
     const holder = at(circuits, Math.floor(admissions.indexOf(trial) / 3));
     const closed = Promise.all(circuits.map((c) => viewBecomes(c, 'closed')));
     holder.record(trial, false);
     await closed;
-    expect((await admitted(at(circuits, 3))).kind).toBe('run');
+    expect(at(circuits, 3).admit().kind).toBe('run');
   });
 
   it('a failed trial reopens the circuit for everyone', async () => {
@@ -176,13 +192,13 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     const ca = a.circuit(name, rules);
     const cb = b.circuit(name, rules);
     const opened = viewBecomes(cb, 'open');
-    ca.record(await admitted(ca), true);
+    ca.record(ca.admit(), true);
     await opened;
     // One round trip, so the 1 ms reset timeout has passed on the server's clock too.
     const client = await raw();
     await client.ping();
     client.destroy();
-    const trial = await admitted(ca);
+    const trial = await trialOf(ca);
     expect(trial.kind).toBe('trial');
     await viewBecomes(cb, 'half_open');
     const reopened = viewBecomes(cb, 'open');
@@ -203,7 +219,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     const ca = a.circuit(name, rules);
     const cb = b.circuit(name, rules);
     const opened = viewBecomes(cb, 'open');
-    ca.record(await admitted(ca), true);
+    ca.record(ca.admit(), true);
     await opened;
     const client = await raw();
     const watcher = client.duplicate();
@@ -218,12 +234,15 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
         },
       );
     });
-    expect((await admitted(ca)).kind).toBe('trial');
+    expect((await trialOf(ca)).kind).toBe('trial');
     await viewBecomes(cb, 'half_open');
     // The holder dies without a word.
     await a.close();
     await expired;
-    const taken = await admitted(cb);
+    // cb asks for the expired lease and gets it: its view stays half-open, so wait on the grant.
+    expect(cb.admit()).toMatchObject({ kind: 'refuse', state: 'half_open' });
+    await cb.lease();
+    const taken = cb.admit();
     expect(taken.kind).toBe('trial');
     const closed = viewBecomes(cb, 'closed');
     cb.record(taken, false);
@@ -239,7 +258,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     const ca = a.circuit(name, { ...defaultRules, minimumCalls: 1 });
     const cb = b.circuit(name, { ...defaultRules, minimumCalls: 1 });
     const opened = viewBecomes(ca, 'open');
-    ca.record(await admitted(ca), true);
+    ca.record(ca.admit(), true);
     await opened;
     const client = await raw();
     const keys = await client.keys('*');
@@ -284,8 +303,8 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     const name = freshTool();
     const s = await store({ keyPrefix: 'wire:' });
     const c = s.circuit(name, { ...defaultRules, minimumCalls: 3 });
-    c.record(await admitted(c), true);
-    c.record(await admitted(c), false);
+    c.record(c.admit(), true);
+    c.record(c.admit(), false);
     await s.close();
     const client = await raw();
     const keys = (await client.keys('wire:*')).sort();
@@ -333,7 +352,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
       const open = s.circuit('opened_tool', rules);
       const busy = s.circuit('busy_tool', defaultRules);
       const opened = viewBecomes(open, 'open');
-      open.record(await open.admit(), true);
+      open.record(open.admit(), true);
       await opened;
       const warned = log.next('warn', /unusable/);
       await own.kill();
@@ -342,7 +361,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
       for (let i = 0; i < 50; i++) {
         const admission = busy.admit();
         expect(admission).toEqual({ kind: 'local' });
-        busy.record(admission as { kind: 'local' }, true);
+        busy.record(admission, true);
       }
       expect(open.admit()).toEqual({ kind: 'local' });
       const back = log.next('info', /resynchronised/);
@@ -375,25 +394,51 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
         resetTimeoutMs: 1,
       });
       const opened = viewBecomes(c, 'open');
-      c.record(await c.admit(), true);
+      c.record(c.admit(), true);
       await opened;
       const client = createClient({ url: own.url });
       client.on('error', () => undefined);
       await client.connect();
-      // The one call that waits on the store is the one asking for the trial.
       const sleeping = client.sendCommand(['DEBUG', 'SLEEP', '1']);
+      // No call waits on the store: the one finding the trial due is answered at once, and the
+      // lease is asked for in the background.
       const started = performance.now();
-      const admission = await c.admit();
+      expect(c.admit()).toEqual({
+        kind: 'refuse',
+        state: 'half_open',
+        retryAfterMs: 0,
+      });
+      await c.lease();
       const waited = performance.now() - started;
-      expect(admission).toEqual({ kind: 'local' });
+      // The unanswered lease request gives up after the command timeout: local breakers decide.
       expect(waited).toBeLessThan(100 + 250);
       expect(s.health).toBe('degraded');
+      expect(c.admit()).toEqual({ kind: 'local' });
       await sleeping;
       client.destroy();
       await s.close();
     } finally {
       await own.stop();
     }
+  }, 15_000);
+
+  it('passes the TLS option to the client: TLS to a plain server fails and falls back', async () => {
+    const log = recordingLogger();
+    const s = createRedisBreakerStore({
+      host: '127.0.0.1',
+      port: redis.port,
+      tls: { rejectUnauthorized: true },
+      connectTimeoutMs: 1_000,
+      logger: log.logger,
+    });
+    // The same server answers plain connections (every other test here): only TLS fails.
+    expect(await s.connect()).toBe(false);
+    expect(s.health).toBe('degraded');
+    expect(s.circuit('tls_tool', defaultRules).admit()).toEqual({
+      kind: 'local',
+    });
+    expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+    await s.close();
   });
 
   it('refuses bad options with a clear error', () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type ConnectionOptions } from 'node:tls';
+import { type BreakerStateStore } from '@candor/breaker';
 import { describeThrown } from '@candor/errors';
 import { type Logger, silentLogger } from '@candor/tools';
 import { createClient } from '@redis/client';
@@ -46,9 +47,8 @@ export interface RedisBreakerStoreOptions {
   /** How long outcomes wait to be written in one batch. Default 10 ms. */
   readonly flushIntervalMs?: number;
   /**
-   * How long the store waits for any answer before it falls back to the local breakers. It is
-   * also the most a call can wait because of the store: only the call that asks for the fleet's
-   * trial waits at all. Default 100 ms.
+   * How long the store waits for any answer before it falls back to the local breakers. No call
+   * waits on it: the trial lease is asked for in the background. Default 100 ms.
    */
   readonly commandTimeoutMs?: number;
   /** How long the first connection may take before `connect()` gives up for now. Default 2 000 ms. */
@@ -142,7 +142,7 @@ function validate(options: RedisBreakerStoreOptions): void {
  * await store.close();
  * ```
  */
-export class RedisBreakerStore {
+export class RedisBreakerStore implements BreakerStateStore {
   /** This process's id in the fleet, as written in the records it decides. */
   readonly processId: string;
   readonly #prefix: string;
@@ -462,8 +462,11 @@ export class RedisBreakerStore {
           token,
         ],
       );
+      const granted = reply[2] === 1;
+      // Before the half-open record is applied, so whoever hears of it can take the trial.
+      if (granted) circuit.granted(token);
       this.#apply(tool, reply[1]);
-      return reply[2] === 1;
+      return granted;
     } catch (error: unknown) {
       this.#degrade(error);
       return false;

@@ -162,13 +162,18 @@ export class BreakerMetrics {
     }
   }
 
-  /** Counts one real transition. */
-  transition(from: BreakerState, to: BreakerState): void {
+  /** Counts one real transition, with who decided it: this process or the fleet. */
+  transition(
+    from: BreakerState,
+    to: BreakerState,
+    origin: 'process' | 'fleet',
+  ): void {
     try {
       this.#instruments.transitions.add(1, {
         [GEN_AI_TOOL_NAME]: this.#tool,
         from,
         to,
+        origin,
       });
     } catch (error: unknown) {
       this.#onError(error);

@@ -120,6 +120,12 @@ describe('validateBreakerOptions', () => {
       /"logger" must be a pino-compatible logger; it lacks trace, debug, warn, error, child/,
     ],
     [
+      'a store without circuit()',
+      { store: { get: () => undefined } },
+      TypeError,
+      /"store" must be a breaker state store \(an object with a circuit\(\) method/,
+    ],
+    [
       'a misspelt option',
       { resetTimeout: 1_000 },
       TypeError,

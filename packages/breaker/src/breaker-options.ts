@@ -6,6 +6,7 @@ import {
 } from '@candor/errors';
 import { type Logger, silentLogger } from '@candor/tools';
 import { type Meter, metrics } from '@opentelemetry/api';
+import { type BreakerStateStore } from './breaker-state-store.ts';
 import { instrumentationScope } from './instrumentation-scope.ts';
 
 /** Where a breaker's metrics go. */
@@ -48,6 +49,11 @@ export interface BreakerOptions {
   logger?: Logger;
   /** OpenTelemetry metrics: `{ meter }`, or `false` to record none. Default: the global meter. */
   telemetry?: BreakerTelemetryOptions | false;
+  /**
+   * A state shared with other processes (`@candor/breaker-redis`): while it is usable the fleet's
+   * circuit decides, from a local view; while it is not, this breaker decides alone. Default: none.
+   */
+  store?: BreakerStateStore;
 }
 
 /** {@link BreakerOptions} with every default filled in. */
@@ -64,6 +70,7 @@ export interface ResolvedBreakerOptions {
   readonly logger: Logger;
   /** `undefined` when telemetry is switched off. */
   readonly meter: Meter | undefined;
+  readonly store: BreakerStateStore | undefined;
 }
 
 /** The codes counted by default: those whose metadata says `countsForBreaker`. */
@@ -111,6 +118,7 @@ const knownKeys: ReadonlySet<string> = new Set([
   'enabled',
   'logger',
   'telemetry',
+  'store',
 ]);
 
 const loggerMethods = ['trace', 'debug', 'info', 'warn', 'error', 'child'];
@@ -209,6 +217,18 @@ function checkTelemetry(value: unknown): void {
   }
 }
 
+function checkStore(value: unknown): void {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    typeof (value as { circuit?: unknown }).circuit !== 'function'
+  ) {
+    throw new TypeError(
+      `Breaker option "store" must be a breaker state store (an object with a circuit() method, such as @candor/breaker-redis's), got ${shown(value)}`,
+    );
+  }
+}
+
 /**
  * Throws a clear `TypeError` or `RangeError` naming the first bad option and its allowed range.
  * Unknown keys are refused too, so a misspelt option is never silently ignored.
@@ -292,6 +312,7 @@ export function validateBreakerOptions(options: BreakerOptions): void {
   }
   if (given.has('logger')) checkLogger(given.get('logger'));
   if (given.has('telemetry')) checkTelemetry(given.get('telemetry'));
+  if (given.has('store')) checkStore(given.get('store'));
   checkCombination(options);
 }
 
@@ -345,5 +366,6 @@ export function resolveBreakerOptions(
             instrumentationScope.name,
             instrumentationScope.version,
           )),
+    store: options.store,
   };
 }

@@ -184,6 +184,10 @@ describe('25. telemetry: breaker metrics', () => {
         (point) => point.attributes['gen_ai.tool.name'] === 'web_fetch',
       ),
     ).toBe(true);
+    // Without a shared store every transition is this process's own.
+    expect(
+      reported.every((point) => point.attributes['origin'] === 'process'),
+    ).toBe(true);
   });
 
   it('25. the calls counter counts success, failure, ignored and rejected exactly', async () => {

@@ -15,6 +15,14 @@ export { breakerMetricNames } from './breaker-metrics.ts';
 export type { BreakerCallOutcome } from './breaker-metrics.ts';
 export { BreakerRegistry } from './breaker-registry.ts';
 export { BreakerState } from './breaker-state.ts';
+export type {
+  BreakerStateStore,
+  SharedAdmission,
+  SharedChange,
+  SharedCircuit,
+  SharedCircuitRules,
+  SharedView,
+} from './breaker-state-store.ts';
 export { countsAsFailure } from './counts-as-failure.ts';
 export { createToolBreaker } from './tool-breaker.ts';
 export { runWithDeadline } from './run-with-deadline.ts';
@@ -28,4 +36,5 @@ export type {
   Refusal,
   StateChange,
   ToolBreaker,
+  TransitionOrigin,
 } from './tool-breaker.ts';

@@ -364,7 +364,7 @@ describe('half-open', () => {
     await callWith(breaker, ok());
     expect(breaker.state).toBe('closed');
     expect(changes).toEqual([
-      { name: 'web_fetch', from: 'half_open', to: 'closed' },
+      { name: 'web_fetch', from: 'half_open', to: 'closed', origin: 'process' },
     ]);
   });
 
@@ -577,9 +577,10 @@ describe('events, controls and lifecycle', () => {
         from: 'closed',
         to: 'open',
         reason: 'NETWORK_ERROR',
+        origin: 'process',
       },
-      { name: 'web_fetch', from: 'open', to: 'half_open' },
-      { name: 'web_fetch', from: 'half_open', to: 'closed' },
+      { name: 'web_fetch', from: 'open', to: 'half_open', origin: 'process' },
+      { name: 'web_fetch', from: 'half_open', to: 'closed', origin: 'process' },
     ]);
   });
 

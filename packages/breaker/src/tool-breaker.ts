@@ -13,6 +13,11 @@ import {
 } from './breaker-options.ts';
 import { type BreakerCallOutcome, BreakerMetrics } from './breaker-metrics.ts';
 import { breakerResponses } from './breaker-responses.ts';
+import {
+  type SharedAdmission,
+  type SharedChange,
+  type SharedCircuit,
+} from './breaker-state-store.ts';
 import { type BreakerState } from './breaker-state.ts';
 import { bucketTicker, type TickerLease } from './bucket-ticker.ts';
 import { CountedFailure } from './counted-failure.ts';
@@ -47,13 +52,22 @@ export interface BreakerSnapshot {
   window: BreakerWindow;
 }
 
-/** One real transition. `reason` is the last counted code, on a transition to `open`. */
+/**
+ * One real transition. `reason` is the last counted code, on a transition to `open`. `origin` is
+ * `process` when this process decided it (its own breaker, or its own outcome in a shared
+ * store), `fleet` when another process's outcome in the shared store did, or the store went away
+ * or came back.
+ */
 export interface StateChange {
   name: string;
   from: BreakerState;
   to: BreakerState;
   reason?: ToolErrorCode;
+  origin: TransitionOrigin;
 }
+
+/** Who decided a transition: this process, or the fleet sharing its state store. */
+export type TransitionOrigin = 'process' | 'fleet';
 
 /** Per-call options of {@link ToolBreaker.execute}. */
 export interface ExecuteOptions {
@@ -196,6 +210,36 @@ interface Thenable {
   };
 }
 
+/** A call the shared circuit admitted: its outcome goes to the shared window (or trial). */
+class SharedOutcome implements Admission {
+  readonly admitted = true;
+  #recorded = false;
+  readonly #breaker: OpossumToolBreaker;
+  readonly #circuit: SharedCircuit;
+  readonly #admission: SharedAdmission;
+
+  constructor(
+    breaker: OpossumToolBreaker,
+    circuit: SharedCircuit,
+    admission: SharedAdmission,
+  ) {
+    this.#breaker = breaker;
+    this.#circuit = circuit;
+    this.#admission = admission;
+  }
+
+  record(response: ToolResponse): void {
+    if (this.#recorded) return;
+    this.#recorded = true;
+    const failed = this.#breaker.settleShared(response);
+    try {
+      this.#circuit.record(this.#admission, failed);
+    } catch (error: unknown) {
+      this.#breaker.storeFailed(error);
+    }
+  }
+}
+
 // A disabled breaker admits everything and records nothing.
 const passThrough: Admission = Object.freeze({
   admitted: true as const,
@@ -237,6 +281,9 @@ class OpossumToolBreaker implements ToolBreaker {
   readonly #logger: Logger;
   readonly #lease: TickerLease | undefined;
   readonly #circuit: Circuit | undefined;
+  readonly #shared: SharedCircuit | undefined;
+  #unshare: (() => void) | undefined;
+  #storeFailed = false;
   // Made on first subscription: most breakers never get a listener.
   #listeners: Set<(change: StateChange) => void> | undefined;
   readonly #metrics: BreakerMetrics | undefined;
@@ -258,6 +305,7 @@ class OpossumToolBreaker implements ToolBreaker {
     if (options.enabled) {
       this.#lease = bucketTicker.attach(options.windowMs / options.buckets);
       this.#circuit = this.#createCircuit(this.#lease);
+      this.#shared = this.#share();
     }
     this.#published = this.state;
     const meter = options.meter;
@@ -286,6 +334,53 @@ class OpossumToolBreaker implements ToolBreaker {
 
   #count(outcome: BreakerCallOutcome): void {
     this.#metrics?.call(outcome);
+  }
+
+  /** The tool's circuit in the shared store, if one is configured and answers. */
+  #share(): SharedCircuit | undefined {
+    const store = this.#options.store;
+    if (store === undefined) return undefined;
+    const options = this.#options;
+    try {
+      const shared = store.circuit(this.name, {
+        resetTimeoutMs: options.resetTimeoutMs,
+        windowMs: options.windowMs,
+        buckets: options.buckets,
+        minimumCalls: options.minimumCalls,
+        failureRatePct: options.failureRatePct,
+        // The trial's lease outlives the longest a call may run under this breaker.
+        leaseMs: options.timeoutMs + options.graceMs,
+      });
+      this.#unshare = shared.onChange((change: SharedChange) => {
+        this.#publish(change.origin);
+      });
+      return shared;
+    } catch (error: unknown) {
+      this.storeFailed(error);
+      return undefined;
+    }
+  }
+
+  /** A store that throws is treated as absent for the call; one warning per breaker. */
+  storeFailed(error: unknown): void {
+    if (this.#storeFailed) return;
+    this.#storeFailed = true;
+    this.#logger.warn(
+      { error: describeThrown(error) },
+      'breaker state store failed; this breaker decides alone',
+    );
+  }
+
+  /** The shared view admissions follow now, or `local`. */
+  #sharedView(): SharedCircuit['view'] {
+    const shared = this.#shared;
+    if (shared === undefined) return 'local';
+    try {
+      return shared.view;
+    } catch (error: unknown) {
+      this.storeFailed(error);
+      return 'local';
+    }
   }
 
   #createCircuit(lease: TickerLease): Circuit {
@@ -335,6 +430,8 @@ class OpossumToolBreaker implements ToolBreaker {
     if (this.#forced > 0) return 'open';
     const circuit = this.#circuit;
     if (circuit === undefined) return 'disabled';
+    const view = this.#sharedView();
+    if (view !== 'local') return view;
     if (circuit.opened) return 'open';
     if (circuit.halfOpen) return 'half_open';
     return 'closed';
@@ -353,6 +450,11 @@ class OpossumToolBreaker implements ToolBreaker {
     const circuit = this.#circuit;
     // A pass-through breaker records nothing, in its window or in its metrics.
     if (circuit === undefined) return passThrough;
+    const shared = this.#shared;
+    if (shared !== undefined && this.#sharedView() !== 'local') {
+      const answer = this.#admitShared(shared);
+      if (answer !== undefined) return answer;
+    }
     const outcome = new Outcome(this);
     let fired: Promise<unknown>;
     try {
@@ -367,6 +469,46 @@ class OpossumToolBreaker implements ToolBreaker {
     if (circuit.isShutdown)
       return refusal(breakerResponses.shutDown(this.name), undefined);
     return this.#refused();
+  }
+
+  /** The shared circuit's answer; `undefined` when the local breaker must decide. */
+  #admitShared(shared: SharedCircuit): Admission | Refusal | undefined {
+    let answer: SharedAdmission;
+    try {
+      answer = shared.admit();
+    } catch (error: unknown) {
+      this.storeFailed(error);
+      return undefined;
+    }
+    switch (answer.kind) {
+      case 'local':
+        return undefined;
+      case 'run':
+      case 'trial':
+        return new SharedOutcome(this, shared, answer);
+      case 'refuse':
+        this.#count('rejected');
+        if (answer.state === 'half_open') {
+          return refusal(breakerResponses.trialInFlight(this.name), 0);
+        }
+        return refusal(
+          breakerResponses.open(this.name, answer.retryAfterMs),
+          answer.retryAfterMs,
+        );
+    }
+  }
+
+  /** Counts a call the shared circuit admitted; says whether it counts as a failure. */
+  settleShared(response: ToolResponse): boolean {
+    if (!countsAsFailure(response, this.#options.failureCodes)) {
+      this.#count(response.status === 'error' ? 'ignored' : 'success');
+      return false;
+    }
+    this.#count('failure');
+    if (response.status === 'error') {
+      this.#lastCountedCode = response.errorInfo.code;
+    }
+    return true;
   }
 
   /** Counts one admitted call's outcome; `report` hands it on to opossum. Called by Outcome. */
@@ -460,7 +602,14 @@ class OpossumToolBreaker implements ToolBreaker {
   }
 
   #nextAttemptAt(): number {
-    return this.#openedAt + this.#options.resetTimeoutMs;
+    return this.#currentOpenedAt() + this.#options.resetTimeoutMs;
+  }
+
+  #currentOpenedAt(): number {
+    if (this.#sharedView() === 'open') {
+      return this.#shared?.openedAt ?? this.#openedAt;
+    }
+    return this.#openedAt;
   }
 
   snapshot(): BreakerSnapshot {
@@ -483,7 +632,7 @@ class OpossumToolBreaker implements ToolBreaker {
     return {
       name: this.name,
       state,
-      openedAt: this.#openedAt,
+      openedAt: this.#currentOpenedAt(),
       ...(this.#forced > 0 ? {} : { nextAttemptAt: this.#nextAttemptAt() }),
       window,
     };
@@ -527,13 +676,14 @@ class OpossumToolBreaker implements ToolBreaker {
     // clears its reset timer. Calls still in flight finish; their deadline still applies.
     this.#circuit?.shutdown();
     this.#lease?.release();
+    this.#unshare?.();
     this.#publish();
     this.#metrics?.close();
     this.#listeners?.clear();
   }
 
   /** Emits a change when the observable state differs from the last one published. */
-  #publish(): void {
+  #publish(origin: TransitionOrigin = 'process'): void {
     const to = this.state;
     const from = this.#published;
     if (to === from) return;
@@ -545,9 +695,10 @@ class OpossumToolBreaker implements ToolBreaker {
       from,
       to,
       ...(reason === undefined ? {} : { reason }),
+      origin,
     };
     this.#log(change);
-    this.#metrics?.transition(from, to);
+    this.#metrics?.transition(from, to, origin);
     for (const listener of [...(this.#listeners ?? [])]) {
       try {
         listener(change);
@@ -562,14 +713,18 @@ class OpossumToolBreaker implements ToolBreaker {
   }
 
   #log(change: StateChange): void {
-    const { from, to } = change;
+    // Said only where a store is shared: without one every transition is this process's.
+    const base =
+      this.#shared === undefined
+        ? { from: change.from, to: change.to }
+        : { from: change.from, to: change.to, origin: change.origin };
+    const { to } = change;
     switch (to) {
       case 'open': {
         const { window } = this.snapshot();
         this.#logger.warn(
           {
-            from,
-            to,
+            ...base,
             forced: this.#forced > 0,
             ...(change.reason === undefined ? {} : { reason: change.reason }),
             calls: window.calls,
@@ -581,16 +736,16 @@ class OpossumToolBreaker implements ToolBreaker {
         return;
       }
       case 'half_open':
-        this.#logger.info({ from, to }, 'circuit half-open: one trial call');
+        this.#logger.info(base, 'circuit half-open: one trial call');
         return;
       case 'closed':
-        this.#logger.info({ from, to }, 'circuit closed: calls flow again');
+        this.#logger.info(base, 'circuit closed: calls flow again');
         return;
       case 'disabled':
-        this.#logger.info({ from, to }, 'circuit disabled: calls pass through');
+        this.#logger.info(base, 'circuit disabled: calls pass through');
         return;
       case 'shutdown':
-        this.#logger.info({ from, to }, 'circuit breaker shut down');
+        this.#logger.info(base, 'circuit breaker shut down');
         return;
     }
   }

@@ -460,7 +460,13 @@ describe('25. telemetry: metrics', () => {
         value,
       })),
     ).toEqual([
-      { 'gen_ai.tool.name': 'flaky', from: 'closed', to: 'open', value: 1 },
+      {
+        'gen_ai.tool.name': 'flaky',
+        from: 'closed',
+        to: 'open',
+        origin: 'process',
+        value: 1,
+      },
     ]);
   });
 

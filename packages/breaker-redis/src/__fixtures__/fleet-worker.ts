@@ -1,0 +1,92 @@
+/**
+ * One worker process of the multi-process fleet test. It waits for `{ type: 'start' }`, then
+ * connects a Redis store and a breaker for the tool `upstream` (a real HTTP server in the parent)
+ * and answers the parent over IPC:
+ * - `{ type: 'call' }` → `{ type: 'result', code, ran, stateBefore, at }`;
+ * - every breaker transition → `{ type: 'state', from, to, origin, at }`;
+ * - `{ type: 'exit' }` → closes everything and exits.
+ */
+import { createToolBreaker } from '@candor/breaker';
+import { ToolResponse } from '@candor/tools';
+import { createRedisBreakerStore } from '../redis-breaker-store.ts';
+
+interface Start {
+  type: 'start';
+  redisUrl: string;
+  upstreamUrl: string;
+  resetTimeoutMs: number;
+  name: string;
+}
+type Message = Start | { type: 'call' } | { type: 'exit' };
+
+function send(message: object): void {
+  process.send?.(message);
+}
+
+let call: (() => Promise<void>) | undefined;
+let stop: (() => Promise<void>) | undefined;
+
+async function start(options: Start): Promise<void> {
+  const store = createRedisBreakerStore({
+    url: options.redisUrl,
+    keyPrefix: 'fleet-test:',
+  });
+  if (!(await store.connect())) throw new Error('Redis is not reachable');
+  const breaker = createToolBreaker('upstream', {
+    store,
+    telemetry: false,
+    resetTimeoutMs: options.resetTimeoutMs,
+    timeoutMs: 5_000,
+  });
+  breaker.onStateChange((change) => {
+    send({ type: 'state', ...change, at: Date.now() });
+  });
+  call = async () => {
+    const stateBefore = breaker.state;
+    let ran = false;
+    const response = await breaker.execute(async ({ signal }) => {
+      ran = true;
+      const answer = await fetch(options.upstreamUrl, {
+        signal,
+        headers: { 'x-worker': options.name },
+      });
+      await answer.arrayBuffer();
+      return answer.ok
+        ? ToolResponse.success('fine')
+        : ToolResponse.error('API_ERROR', `upstream answered ${answer.status}`);
+    });
+    send({
+      type: 'result',
+      code: response.status === 'error' ? response.errorInfo.code : 'OK',
+      ran,
+      stateBefore,
+      at: Date.now(),
+    });
+  };
+  stop = async () => {
+    breaker.shutdown();
+    await store.close();
+  };
+  send({ type: 'ready', state: breaker.state });
+}
+
+process.on('message', (message: Message) => {
+  const run = async (): Promise<void> => {
+    switch (message.type) {
+      case 'start':
+        await start(message);
+        return;
+      case 'call':
+        await call?.();
+        return;
+      case 'exit':
+        await stop?.();
+        process.disconnect();
+        return;
+    }
+  };
+  run().catch((error: unknown) => {
+    send({ type: 'error', message: String(error) });
+  });
+});
+send({ type: 'loaded' });

@@ -1,0 +1,218 @@
+import {
+  createToolBreaker,
+  type StateChange,
+  type ToolBreaker,
+} from '@candor/breaker';
+import { ToolResponse } from '@candor/tools';
+import { createClient } from '@redis/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  recordingLogger,
+  redisInstalled,
+} from './__fixtures__/fleet-helpers.ts';
+import {
+  createRedisBreakerStore,
+  type RedisBreakerStore,
+} from './redis-breaker-store.ts';
+import { type RedisServer, startRedisServer } from './redis-server.ts';
+
+const down = () =>
+  Promise.resolve(ToolResponse.error('NETWORK_ERROR', 'upstream is down'));
+const up = () => Promise.resolve(ToolResponse.success('fine'));
+
+/** Resolves with the first change of `breaker` to `to`. */
+async function becomes(
+  breaker: ToolBreaker,
+  to: StateChange['to'],
+): Promise<StateChange> {
+  return new Promise((resolve) => {
+    const off = breaker.onStateChange((change) => {
+      if (change.to !== to) return;
+      off();
+      resolve(change);
+    });
+  });
+}
+
+let counter = 0;
+function freshTool(): string {
+  counter += 1;
+  return `seam_tool_${counter}`;
+}
+
+describe.skipIf(!redisInstalled)('ToolBreaker with a Redis store', () => {
+  let redis: RedisServer;
+  const stores: RedisBreakerStore[] = [];
+  const breakers: ToolBreaker[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    for (const breaker of breakers) breaker.shutdown();
+    await Promise.all(stores.map((store) => store.close()));
+    await redis.stop();
+  });
+
+  /** One "process": its own store (own connections, own id) and its own breaker. */
+  async function processBreaker(
+    tool: string,
+    options: { resetTimeoutMs?: number } = {},
+  ): Promise<ToolBreaker> {
+    const store = createRedisBreakerStore({ url: redis.url });
+    stores.push(store);
+    expect(await store.connect()).toBe(true);
+    const breaker = createToolBreaker(tool, {
+      store,
+      telemetry: false,
+      ...options,
+    });
+    breakers.push(breaker);
+    return breaker;
+  }
+
+  it('opens every breaker on failures no single one saw enough of, and says where it came from', async () => {
+    const tool = freshTool();
+    const [a, b] = await Promise.all([
+      processBreaker(tool),
+      processBreaker(tool),
+    ]);
+    const aOpened = becomes(a, 'open');
+    const bOpened = becomes(b, 'open');
+    // 3 + 2 failures: below minimumCalls (5) in each process.
+    for (const breaker of [a, b, a, b, a]) {
+      expect((await breaker.execute(down)).status).toBe('error');
+    }
+    const [fromA, fromB] = await Promise.all([aOpened, bOpened]);
+    expect(fromA).toMatchObject({ from: 'closed', to: 'open' });
+    expect(fromB).toMatchObject({ from: 'closed', to: 'open' });
+    // Exactly one process decided; the other heard it from the fleet.
+    expect([fromA.origin, fromB.origin].sort()).toEqual(['fleet', 'process']);
+    const refused = b.admit();
+    expect(refused.admitted).toBe(false);
+    if (refused.admitted) return;
+    expect(refused.response.errorInfo.code).toBe('CIRCUIT_OPEN');
+    expect(refused.retryAfterMs).toBeGreaterThan(25_000);
+    expect(b.snapshot()).toMatchObject({ state: 'open' });
+    expect(b.snapshot().nextAttemptAt).toBeGreaterThan(Date.now());
+  });
+
+  it('runs one trial for the fleet; its success closes every breaker', async () => {
+    const tool = freshTool();
+    const [a, b] = await Promise.all([
+      processBreaker(tool, { resetTimeoutMs: 1 }),
+      processBreaker(tool, { resetTimeoutMs: 1 }),
+    ]);
+    const opened = Promise.all([becomes(a, 'open'), becomes(b, 'open')]);
+    for (const breaker of [a, b, a, b, a]) await breaker.execute(down);
+    await opened;
+    const halfOpen = Promise.all([
+      becomes(a, 'half_open'),
+      becomes(b, 'half_open'),
+    ]);
+    const done = { halfOpen: false };
+    void halfOpen.then(() => {
+      done.halfOpen = true;
+    });
+    // Calls keep coming while open; each is refused at once, never delayed. Once the reset
+    // timeout has passed on Redis's clock, the call finding the trial due asks for the lease.
+    const client = createClient({ url: redis.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    while (!done.halfOpen) {
+      for (const breaker of [a, b]) {
+        if (breaker.state === 'open') {
+          expect(breaker.admit()).toMatchObject({ admitted: false });
+        }
+      }
+      await client.ping();
+    }
+    client.destroy();
+    await halfOpen;
+    // The lease went to one process: its next call is the trial, everyone else is refused.
+    const admissions = [a.admit(), b.admit(), a.admit(), b.admit()];
+    const admitted = admissions.filter((x) => x.admitted);
+    expect(admitted).toHaveLength(1);
+    const closed = Promise.all([becomes(a, 'closed'), becomes(b, 'closed')]);
+    const trial = admitted[0];
+    if (trial?.admitted !== true) throw new Error('no trial');
+    trial.record(ToolResponse.success('recovered'));
+    await closed;
+    expect((await b.execute(up)).status).toBe('success');
+  });
+
+  it('writes no tool arguments or results to Redis, only names and counts', async () => {
+    const tool = freshTool();
+    const [a, b] = await Promise.all([
+      processBreaker(tool),
+      processBreaker(tool),
+    ]);
+    const secretArgs = { apiKey: 'sk-live-ARG-7f3a9c', query: 'QUERY-b81e' };
+    const secretResult = 'RESULT-token-ghp_5d2e';
+    const opened = Promise.all([becomes(a, 'open'), becomes(b, 'open')]);
+    for (const [i, breaker] of [a, b, a, b, a, b].entries()) {
+      await breaker.execute(() =>
+        Promise.resolve(
+          i % 2 === 0
+            ? ToolResponse.error(
+                'API_ERROR',
+                `failed for ${secretArgs.apiKey} ${secretResult}`,
+                { details: { args: secretArgs } },
+              )
+            : ToolResponse.error(
+                'NETWORK_ERROR',
+                `${secretResult} ${secretArgs.query}`,
+              ),
+        ),
+      );
+    }
+    await opened;
+    const client = createClient({ url: redis.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    const dump: string[] = [];
+    for (const key of await client.keys('*')) {
+      dump.push(key);
+      const type = await client.type(key);
+      if (type === 'hash') dump.push(JSON.stringify(await client.hGetAll(key)));
+      else if (type === 'string') dump.push(String(await client.get(key)));
+      else dump.push(`(${type})`);
+    }
+    client.destroy();
+    const text = dump.join('\n');
+    expect(text).toContain(tool);
+    for (const secret of [
+      'sk-live-ARG-7f3a9c',
+      'QUERY-b81e',
+      'RESULT-token-ghp_5d2e',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('decides alone when Redis dies: no call fails because of the store', async () => {
+    const own = await startRedisServer();
+    const log = recordingLogger();
+    const store = createRedisBreakerStore({ url: own.url, logger: log.logger });
+    const warned = log.next('warn', /unusable/);
+    stores.push(store);
+    await store.connect();
+    const breaker = createToolBreaker(freshTool(), { store, telemetry: false });
+    breakers.push(breaker);
+    expect((await breaker.execute(up)).status).toBe('success');
+    await own.kill();
+    await breaker.execute(up);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => breaker.execute(up)),
+    );
+    expect(answers.every((answer) => answer.status === 'success')).toBe(true);
+    await warned;
+    expect(store.health).toBe('degraded');
+    expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+    // The local breaker decides: its window holds at most the 21 successes above, so 25
+    // failures put it past 50 % and open it, as without a store.
+    for (let i = 0; i < 25; i++) await breaker.execute(down);
+    expect(breaker.state).toBe('open');
+    await own.stop();
+  });
+});

@@ -1,0 +1,233 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisInstalled } from './__fixtures__/fleet-helpers.ts';
+import { type RedisServer, startRedisServer } from './redis-server.ts';
+
+const workerSource = fileURLToPath(
+  new URL('__fixtures__/fleet-worker.ts', import.meta.url),
+);
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const bundleDir = mkdtempSync(join(tmpdir(), 'candor-fleet-'));
+const workerFile = join(bundleDir, 'fleet-worker.mjs');
+
+interface Result {
+  type: 'result';
+  code: string;
+  ran: boolean;
+  stateBefore: string;
+  at: number;
+}
+interface Change {
+  type: 'state';
+  from: string;
+  to: string;
+  origin: 'process' | 'fleet';
+  at: number;
+}
+
+/** One forked worker and what it told the parent. */
+class Worker {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly changes: Change[] = [];
+  readonly #waiters: {
+    test: (message: { type: string }) => boolean;
+    resolve: (message: never) => void;
+  }[] = [];
+
+  /** Rejects when the process exits: a crashed worker fails the test instead of hanging it. */
+  readonly #exited: Promise<never>;
+
+  constructor(name: string) {
+    this.name = name;
+    this.child = fork(workerFile, [], {
+      cwd: packageDir,
+      // A plain-node bundle: five processes loading TypeScript through a loader each start in
+      // seconds on a busy machine; the bundle starts in milliseconds.
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.#exited = once(this.child, 'exit').then(([code]) => {
+      throw new Error(`worker ${name} exited (${String(code)})`);
+    });
+    this.#exited.catch(() => undefined);
+    this.child.on('message', (message: { type: string }) => {
+      if (message.type === 'state') this.changes.push(message as Change);
+      if (message.type === 'error') {
+        // Surfaces in the test's output; the awaited message never comes, so the test fails.
+        process.stderr.write(`worker ${name}: ${JSON.stringify(message)}\n`);
+      }
+      const waiter = this.#waiters.find((w) => w.test(message));
+      if (waiter === undefined) return;
+      this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+      waiter.resolve(message as never);
+    });
+  }
+
+  async next<T>(test: (message: { type: string }) => boolean): Promise<T> {
+    const message = new Promise<T>((resolve) => {
+      this.#waiters.push({
+        test,
+        resolve,
+      });
+    });
+    return Promise.race([message, this.#exited]);
+  }
+
+  /** Resolves with the worker's first transition to `to` (at once if it happened already). */
+  async becomes(to: string): Promise<Change> {
+    const seen = this.changes.find((change) => change.to === to);
+    if (seen !== undefined) return seen;
+    return this.next<Change>(
+      (m) => m.type === 'state' && (m as Change).to === to,
+    );
+  }
+
+  async call(): Promise<Result> {
+    const answer = this.next<Result>((m) => m.type === 'result');
+    this.child.send({ type: 'call' });
+    return answer;
+  }
+
+  async start(options: object): Promise<{ state: string }> {
+    const ready = this.next<{ state: string }>((m) => m.type === 'ready');
+    this.child.send({ type: 'start', name: this.name, ...options });
+    return ready;
+  }
+}
+
+describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
+  let redis: RedisServer;
+  let upstream: Server;
+  let upstreamUrl = '';
+  let healthy = false;
+  const hits = new Map<string, number>();
+  const workers: Worker[] = [];
+
+  beforeAll(async () => {
+    await build({
+      entryPoints: [workerSource],
+      outfile: workerFile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      conditions: ['@candor/source'],
+      // CommonJS dependencies (opossum) need require() inside an ES module bundle.
+      banner: {
+        js: "import { createRequire as fleetRequire } from 'node:module'; const require = fleetRequire(import.meta.url);",
+      },
+      logLevel: 'error',
+    });
+    redis = await startRedisServer();
+    upstream = createServer((request, response) => {
+      const worker = String(request.headers['x-worker']);
+      hits.set(worker, (hits.get(worker) ?? 0) + 1);
+      response.writeHead(healthy ? 200 : 503).end(healthy ? 'ok' : 'down');
+    });
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    await Promise.all(
+      workers.map(async (worker) => {
+        if (worker.child.exitCode !== null || !worker.child.connected) return;
+        const exited = once(worker.child, 'exit');
+        worker.child.send({ type: 'exit' });
+        await exited;
+      }),
+    );
+    upstream.close();
+    await redis.stop();
+    rmSync(bundleDir, { recursive: true, force: true });
+  });
+
+  it('opens in all 4 within 100 ms of the deciding failure, runs one trial, and a fifth process starts open', async () => {
+    const names = ['w1', 'w2', 'w3', 'w4', 'w5'];
+    for (const name of names) {
+      const worker = new Worker(name);
+      workers.push(worker);
+    }
+    // Every process is loaded before the fleet starts, so the fifth starts its breaker at once.
+    await Promise.all(workers.map((w) => w.next((m) => m.type === 'loaded')));
+    const [w1, w2, w3, w4, w5] = workers as [
+      Worker,
+      Worker,
+      Worker,
+      Worker,
+      Worker,
+    ];
+    const fleet = [w1, w2, w3, w4];
+    const options = { redisUrl: redis.url, upstreamUrl, resetTimeoutMs: 600 };
+    const ready = await Promise.all(fleet.map((w) => w.start(options)));
+    expect(ready.map((r) => r.state)).toEqual([
+      'closed',
+      'closed',
+      'closed',
+      'closed',
+    ]);
+
+    // Five failures spread round-robin: no worker sees 5 calls (2, 1, 1, 1).
+    const results: Result[] = [];
+    for (const worker of [w1, w2, w3, w4, w1]) {
+      results.push(await worker.call());
+    }
+    expect(results.map((r) => r.code)).toEqual(Array(5).fill('API_ERROR'));
+    expect(Object.fromEntries(hits)).toEqual({ w1: 2, w2: 1, w3: 1, w4: 1 });
+    const deciding = results[4]?.at ?? 0;
+    const opened = await Promise.all(fleet.map((w) => w.becomes('open')));
+    const lags = opened.map((change) => change.at - deciding);
+    expect(Math.max(...lags), `lags ${lags.join(', ')} ms`).toBeLessThan(100);
+    expect(opened.filter((c) => c.origin === 'process')).toHaveLength(1);
+    expect(opened.filter((c) => c.origin === 'fleet')).toHaveLength(3);
+
+    // Open everywhere: every worker refuses without reaching the upstream.
+    const refused = await Promise.all(fleet.map((w) => w.call()));
+    expect(refused.map((r) => [r.code, r.ran])).toEqual(
+      Array(4).fill(['CIRCUIT_OPEN', false]),
+    );
+
+    // A fifth process started now starts open and refuses its first call at once.
+    expect((await w5.start(options)).state).toBe('open');
+    expect(await w5.call()).toMatchObject({ code: 'CIRCUIT_OPEN', ran: false });
+    const all = [...fleet, w5];
+    const upstreamHits = [...hits.values()].reduce((a, b) => a + b, 0);
+    expect(upstreamHits).toBe(5);
+
+    // The upstream recovers. Calls keep coming from every process; the reset timeout passes on
+    // Redis's clock, and exactly one call in the whole fleet is the half-open trial.
+    healthy = true;
+    const closed = Promise.all(all.map((w) => w.becomes('closed')));
+    const done = { closed: false };
+    void closed.then(() => {
+      done.closed = true;
+    });
+    const during: Result[] = [];
+    // Rounds of calls, each awaiting every answer (no timers), until every process is closed.
+    while (!done.closed) {
+      during.push(...(await Promise.all(all.map((w) => w.call()))));
+    }
+    await closed;
+    const trials = during.filter((r) => r.ran && r.stateBefore === 'half_open');
+    expect(trials).toHaveLength(1);
+    // Nothing ran while the fleet was open or its trial was out, except that trial.
+    expect(
+      during.filter((r) => r.ran && r.stateBefore !== 'closed'),
+    ).toHaveLength(1);
+    expect(
+      during.filter((r) => !r.ran).every((r) => r.code === 'CIRCUIT_OPEN'),
+    ).toBe(true);
+    // After the trial: calls flow everywhere.
+    const after = await Promise.all(all.map((w) => w.call()));
+    expect(after.map((r) => r.code)).toEqual(Array(5).fill('OK'));
+  }, 30_000);
+});
