@@ -192,32 +192,56 @@ describe('serveRegistry over Streamable HTTP, seen by the official SDK client', 
     );
   });
 
-  it('sends list_changed when asked, after tools are registered', async () => {
+  it('sends list_changed by itself when a tool is registered or replaced', async () => {
     const registry = new ToolRegistry();
     const service = await serve(registry);
-    let resolveChanged: ((value: undefined) => void) | undefined;
-    const changed = new Promise<undefined>((resolve) => {
-      resolveChanged = resolve;
-    });
+    let changes = 0;
+    let onChange: (() => void) | undefined;
+    const nextChange = (): Promise<void> =>
+      new Promise<void>((resolve) => {
+        onChange = resolve;
+      });
     const client = await connect(service.url, {
       onToolsChanged: () => {
-        resolveChanged?.(undefined);
+        changes += 1;
+        onChange?.();
       },
     });
     expect((await client.listTools()).tools).toEqual([]);
-    registry.register(
+    const late = (description: string) =>
       defineTool({
         name: 'late',
-        description: 'Registered after the client connected',
+        description,
         input: z.object({}),
         run: () => ToolResponse.success('here'),
-      }),
-    );
-    service.toolsChanged();
+      });
+    let changed = nextChange();
+    registry.register(late('Registered after the client connected'));
     await changed;
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
       'late',
     ]);
+    changed = nextChange();
+    registry.register(late('Replaced'), { replace: true });
+    await changed;
+    expect((await client.listTools()).tools[0]?.description).toBe('Replaced');
+    expect(changes).toBe(2);
+  });
+
+  it('sends list_changed when asked, for changes the registry cannot see', async () => {
+    const registry = new ToolRegistry();
+    const service = await serve(registry);
+    let resolveChanged: (() => void) | undefined;
+    const changed = new Promise<void>((resolve) => {
+      resolveChanged = resolve;
+    });
+    const client = await connect(service.url, {
+      onToolsChanged: () => resolveChanged?.(),
+    });
+    // A request first, so that the client's notification stream is open.
+    await client.listTools();
+    service.toolsChanged();
+    await changed;
   });
 
   it('refuses requests without the bearer token', async () => {

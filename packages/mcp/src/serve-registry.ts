@@ -67,9 +67,9 @@ export interface RegistryService {
   /** The endpoint, for the HTTP transport. */
   readonly url: URL | undefined;
   /**
-   * Tells connected clients the tool list changed (`notifications/tools/list_changed`). Call it
-   * after registering or replacing tools: the registry has no event for that yet. Breakers that
-   * open or close are noticed without it.
+   * Tells connected clients the tool list changed (`notifications/tools/list_changed`). Not
+   * needed after `register()` (the registry's `tool:registered` event sends it) nor when a
+   * breaker opens or closes; for changes the registry cannot see.
    */
   toolsChanged(): void;
   /** Stops serving: the HTTP server closes, the stdio streams are released. */
@@ -117,6 +117,11 @@ export async function serveRegistry(
     hideOpenCircuits: options.hideOpenCircuits === true,
     onChange: toolsChanged,
   });
+  const unregistered = registry.on('tool:registered', toolsChanged);
+  const stopWatching = (): void => {
+    watch.stop();
+    unregistered();
+  };
   // eslint-disable-next-line @typescript-eslint/no-deprecated
   const factory = (context: McpRequestContext): Server => {
     // Over HTTP a cancelled call is also a closed request: its signal aborts the call.
@@ -148,7 +153,7 @@ export async function serveRegistry(
       url: undefined,
       toolsChanged,
       close: async () => {
-        watch.stop();
+        stopWatching();
         await handle.close();
       },
     };
@@ -242,7 +247,7 @@ export async function serveRegistry(
     url,
     toolsChanged,
     close: async () => {
-      watch.stop();
+      stopWatching();
       await Promise.allSettled(
         [...sessions.values()].map((session) => session.close()),
       );

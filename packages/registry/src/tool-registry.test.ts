@@ -457,6 +457,42 @@ describe('8. events and logging', () => {
     ).toHaveLength(2);
   });
 
+  it('emits tool:registered for each register(), saying whether it replaced a tool', () => {
+    const { registry } = setup();
+    const seen: unknown[] = [];
+    const off = registry.on('tool:registered', (event) => seen.push(event));
+    registry.register(echo);
+    registry.register(echo, { replace: true });
+    expect(() => registry.register(echo)).toThrow(/already registered/);
+    off();
+    registry.register(function later() {
+      return 'x';
+    });
+    expect(seen).toEqual([
+      { toolName: 'echo', replaced: false },
+      { toolName: 'echo', replaced: true },
+    ]);
+  });
+
+  it('registers the tool even when a tool:registered listener throws', async () => {
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => lines.push(line) },
+    );
+    const { registry } = setup({ logger });
+    registry.on('tool:registered', () => {
+      throw new Error('listener bug');
+    });
+    registry.register(echo);
+    expect((await registry.call('echo', { message: 'ok' })).status).toBe(
+      'success',
+    );
+    expect(
+      lines.filter((line) => line.includes('registry event listener threw')),
+    ).toHaveLength(1);
+  });
+
   it('writes one log line per call, with secrets censored at any depth', async () => {
     const lines: string[] = [];
     const logger = pino(

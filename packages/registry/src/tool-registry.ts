@@ -282,7 +282,8 @@ export class ToolRegistry {
           kind: 'legacy' as const,
           breaker: options.breaker ?? {},
         };
-    if (this.#tools.has(entry.tool.name) && options.replace !== true) {
+    const replaced = this.#tools.has(entry.tool.name);
+    if (replaced && options.replace !== true) {
       throw new ToolProtocolError({
         field: 'name',
         message: `ToolRegistry: a tool named "${entry.tool.name}" is already registered; pass { replace: true } to replace it`,
@@ -290,10 +291,20 @@ export class ToolRegistry {
     }
     this.#tools.set(entry.tool.name, entry);
     this.#telemetry?.forget(entry.tool.name);
+    if (this.#events.has('tool:registered')) {
+      this.#events.emit('tool:registered', {
+        toolName: entry.tool.name,
+        replaced,
+      });
+    }
     return this;
   }
 
-  /** Subscribes to `tool:start` or `tool:end`; returns the unsubscribe function. */
+  /**
+   * Subscribes to `tool:start`, `tool:end` (once per call) or `tool:registered` (after each
+   * `register()`, added or replaced); returns the unsubscribe function. A listener that throws is
+   * logged and never breaks the call or registration that emitted.
+   */
   on<K extends keyof RegistryEvents>(
     event: K,
     listener: (payload: RegistryEvents[K]) => void,
