@@ -159,6 +159,71 @@ describe('serveRegistry over Streamable HTTP, seen by the official SDK client', 
     });
   });
 
+  it("advertises a tool's own output schema inside the envelope, and the SDK client validates against it", async () => {
+    interface Node {
+      name: string;
+      children: Node[];
+    }
+    const node: z.ZodType<Node> = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(node);
+      },
+    });
+    const registry = new ToolRegistry({ breaker: false });
+    registry.register(
+      defineTool({
+        name: 'tree',
+        description: 'A recursive output schema, to test references',
+        input: z.object({ lie: z.boolean() }),
+        output: node,
+        run: ({ lie }) =>
+          ToolResponse.success('a tree', {
+            data: lie
+              ? { name: 'root', children: 'none' }
+              : { name: 'root', children: [{ name: 'leaf', children: [] }] },
+          }),
+      }),
+    );
+    const client = await connect((await serve(registry)).url);
+    const { tools } = await client.listTools();
+    const schema = tools[0]?.outputSchema ?? {};
+    expect(schema).toMatchObject({
+      type: 'object',
+      required: ['status'],
+      $defs: { output: { type: 'object' } },
+    });
+    // callTool validates structuredContent against the advertised schema, or throws.
+    const ok = await client.callTool({
+      name: 'tree',
+      arguments: { lie: false },
+    });
+    expect(ok.structuredContent).toMatchObject({
+      status: 'success',
+      data: { children: [{ name: 'leaf' }] },
+    });
+    // Data that fails the zod schema comes back PARTIAL (the tool is not idempotent): still valid.
+    const partial = await client.callTool({
+      name: 'tree',
+      arguments: { lie: true },
+    });
+    expect(partial.structuredContent).toMatchObject({
+      status: 'partial',
+      reason: 'output_schema_mismatch',
+    });
+    // And the schema has teeth: a success whose data does not conform is refused.
+    const validate = new AjvJsonSchemaValidator().getValidator(schema as never);
+    expect(
+      validate({ status: 'success', data: { name: 'x', children: [1] } }).valid,
+    ).toBe(false);
+    expect(
+      validate({
+        status: 'success',
+        data: { name: 'x', children: [{ name: 'y', children: [] }] },
+      }).valid,
+    ).toBe(true);
+  });
+
   it('answers an unknown tool with isError and NOT_FOUND, through the registry', async () => {
     const client = await connect((await serve(outcomeRegistry())).url);
     const result = await client.callTool({ name: 'nope', arguments: {} });

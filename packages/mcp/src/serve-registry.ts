@@ -7,7 +7,12 @@ import {
 import { type AddressInfo } from 'node:net';
 import { type Readable, type Writable } from 'node:stream';
 import { type ToolRegistry } from '@candor/registry';
-import { type Logger, silentLogger, toolResultForModel } from '@candor/tools';
+import {
+  type JsonSchema,
+  type Logger,
+  silentLogger,
+  toolResultForModel,
+} from '@candor/tools';
 import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
@@ -282,6 +287,19 @@ export function createRegistryServer(
     { capabilities: { tools: { listChanged: true } } },
   );
   const outputSchema = outcomeEnvelopeSchema() as Tool['outputSchema'];
+  // Per declared output schema (specs() hands out the same frozen object each time).
+  const envelopes = new WeakMap<object, Tool['outputSchema']>();
+  const envelopeFor = (
+    dataSchema: JsonSchema | undefined,
+  ): Tool['outputSchema'] => {
+    if (dataSchema === undefined) return outputSchema;
+    let envelope = envelopes.get(dataSchema);
+    if (envelope === undefined) {
+      envelope = outcomeEnvelopeSchema(dataSchema);
+      envelopes.set(dataSchema, envelope);
+    }
+    return envelope;
+  };
   server.setRequestHandler('tools/list', () => {
     const idempotent = new Map(
       registry.list().map((tool) => [tool.name, tool.idempotent]),
@@ -296,7 +314,7 @@ export function createRegistryServer(
         description: spec.description,
         // specs() gives object schemas: defineTool refuses any other input.
         inputSchema: spec.inputSchema as Tool['inputSchema'],
-        outputSchema,
+        outputSchema: envelopeFor(spec.outputSchema),
         annotations: { idempotentHint: idempotent.get(spec.name) === true },
       }));
     return { tools };
@@ -315,6 +333,7 @@ export function createRegistryServer(
       structuredContent: { ...outcomeEnvelope(response) },
       isError,
     };
+    // Every envelope has an object root, so the generic one projects the same as the tool's.
     return server.projectCallToolResult(result, outputSchema);
   });
   return server;

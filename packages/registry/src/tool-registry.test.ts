@@ -557,6 +557,30 @@ describe('8. events and logging', () => {
   });
 });
 
+describe('specs', () => {
+  it('gives json-schema specs the output schema of tools that declare one, and only those', () => {
+    const { registry } = setup();
+    registry.register(echo);
+    registry.register(
+      defineTool({
+        name: 'sized',
+        description: 'Has an output schema',
+        input: z.object({}),
+        output: z.object({ size: z.number() }),
+        run: () => ToolResponse.success('1', { data: { size: 1 } }),
+      }),
+    );
+    const [plain, sized] = registry.specs({ format: 'json-schema' });
+    expect(plain).not.toHaveProperty('outputSchema');
+    expect(sized?.outputSchema).toEqual({
+      type: 'object',
+      properties: { size: { type: 'number' } },
+      required: ['size'],
+      additionalProperties: false,
+    });
+  });
+});
+
 describe('signals are made only when a tool reads one', () => {
   afterEach(() => {
     vi.useRealTimers();

@@ -25,6 +25,7 @@ import {
   toAnthropicTool,
   TOOL_NAME_PATTERN,
   toolInputJsonSchema,
+  toolOutputJsonSchema,
   ToolProtocolError,
   ToolResponse,
   toOpenAITool,
@@ -137,6 +138,8 @@ export interface JsonSchemaToolSpec {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
+  /** The JSON Schema of the tool's `output` (its responses' `data`), when it declares one. */
+  readonly outputSchema?: JsonSchema;
 }
 
 /** What {@link ToolRegistry.specs} returns for each format. */
@@ -681,11 +684,15 @@ export class ToolRegistry {
       case 'anthropic':
         return tools.map(toAnthropicTool) as SpecsByFormat[TFormat][];
       case 'json-schema':
-        return tools.map((tool): JsonSchemaToolSpec => ({
-          name: tool.name,
-          description: tool.description,
-          inputSchema: toolInputJsonSchema(tool),
-        })) as SpecsByFormat[TFormat][];
+        return tools.map((tool): JsonSchemaToolSpec => {
+          const outputSchema = toolOutputJsonSchema(tool);
+          return {
+            name: tool.name,
+            description: tool.description,
+            inputSchema: toolInputJsonSchema(tool),
+            ...(outputSchema === undefined ? {} : { outputSchema }),
+          };
+        }) as SpecsByFormat[TFormat][];
     }
   }
 

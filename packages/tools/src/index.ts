@@ -35,6 +35,7 @@ export {
   toAnthropicTool,
   toOpenAITool,
   toolInputJsonSchema,
+  toolOutputJsonSchema,
 } from './provider-specs.ts';
 export type {
   AnthropicToolSpec,

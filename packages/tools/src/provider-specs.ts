@@ -56,6 +56,34 @@ export function toolInputJsonSchema(tool: AnyToolDefinition): JsonSchema {
   return frozen;
 }
 
+const outputCache = new WeakMap<z.ZodType, JsonSchema>();
+
+/**
+ * The JSON Schema of a tool's `output` (the `data` of its success and partial responses, zod's
+ * output side), or `undefined` when the tool declares none. Parts JSON Schema cannot express
+ * (a transform's result, a custom check) are left open rather than refused: the registry still
+ * checks the zod schema itself, so a looser JSON Schema never lets wrong data through it.
+ */
+export function toolOutputJsonSchema(
+  tool: AnyToolDefinition,
+): JsonSchema | undefined {
+  const output = tool.output;
+  if (output === undefined) return undefined;
+  const cached = outputCache.get(output);
+  if (cached) return cached;
+  let schema: Record<string, unknown>;
+  try {
+    schema = z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' });
+  } catch {
+    // Open, as for any part JSON Schema cannot express: the zod schema still decides.
+    schema = {};
+  }
+  const { $schema: _dialect, ...withoutDialect } = schema;
+  const frozen = Object.freeze(withoutDialect);
+  outputCache.set(output, frozen);
+  return frozen;
+}
+
 /** The tool as an OpenAI (and OpenAI-compatible) function spec. */
 export function toOpenAITool(tool: AnyToolDefinition): OpenAIToolSpec {
   return {
