@@ -1,7 +1,7 @@
 // The official SDK client against serveRegistry: isError, structuredContent that matches the
 // advertised output schema, list_changed when a breaker opens, bearer tokens, loopback.
 import { fileURLToPath } from 'node:url';
-import { ToolRegistry } from '@candor/registry';
+import { type ToolEndEvent, ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';
 import {
   Client,
@@ -332,6 +332,54 @@ describe('serveRegistry over Streamable HTTP, seen by the official SDK client', 
       body: '{not json',
     });
     expect(bad.status).toBe(400);
+  });
+
+  it("aborts the call's signal when a 2025-era client cancels mid-call (notifications/cancelled)", async () => {
+    const registry = outcomeRegistry();
+    const client = await connect((await serve(registry)).url);
+    const started = new Promise<void>((resolve) => {
+      const off = registry.on('tool:start', () => {
+        off();
+        resolve();
+      });
+    });
+    const ended = new Promise<ToolEndEvent>((resolve) => {
+      const off = registry.on('tool:end', (event) => {
+        off();
+        resolve(event);
+      });
+    });
+    const controller = new AbortController();
+    const pending = client
+      .callTool({ name: 'hang', arguments: {} }, { signal: controller.signal })
+      .catch((error: unknown) => error);
+    await started;
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    const end = await ended;
+    expect(end.response).toMatchObject({
+      status: 'error',
+      errorInfo: { cancelled: true },
+    });
+  });
+
+  it('sends progress notifications only when the client asked, in order and never backwards', async () => {
+    const client = await connect((await serve(outcomeRegistry())).url);
+    const reports: unknown[] = [];
+    const result = await client.callTool(
+      { name: 'steps', arguments: {} },
+      { onprogress: (report) => reports.push(report) },
+    );
+    expect(result.structuredContent).toEqual({ status: 'success' });
+    // The SDK client drops reports that arrive in the same chunk as the result (it forgets the
+    // call before its notification handlers run), so only order is certain here; the round trip
+    // through importMcpTools, which keeps its listener past the result, proves every report
+    // arrives.
+    const seen = reports.map((r) => (r as { message: string }).message);
+    expect(seen).not.toContain('backwards');
+    expect(['one', 'two', 'three'].filter((m) => seen.includes(m))).toEqual(
+      seen,
+    );
   });
 
   it('serves 2026-era clients per request, and a closed request cancels the call', async () => {

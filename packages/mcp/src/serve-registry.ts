@@ -11,6 +11,7 @@ import {
   type JsonSchema,
   type Logger,
   silentLogger,
+  type ToolProgress,
   toolResultForModel,
 } from '@candor/tools';
 import {
@@ -23,6 +24,7 @@ import {
   isInitializeRequest,
   type McpRequestContext,
   Server,
+  type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
 import {
@@ -321,12 +323,15 @@ export function createRegistryServer(
   });
   server.setRequestHandler('tools/call', async (request, context) => {
     const { name, arguments: args } = request.params;
+    const progress = progressSender(context, options.logger ?? silentLogger);
     const response = await registry.call(name, args ?? {}, {
       signal:
         signal === undefined
           ? context.mcpReq.signal
           : AbortSignal.any([signal, context.mcpReq.signal]),
+      ...(progress === undefined ? {} : { onProgress: progress.send }),
     });
+    await progress?.end();
     const { content, isError } = toolResultForModel(response, name);
     const result: CallToolResult = {
       content: [{ type: 'text', text: content }],
@@ -337,6 +342,49 @@ export function createRegistryServer(
     return server.projectCallToolResult(result, outputSchema);
   });
   return server;
+}
+
+/**
+ * Sends a tool's progress reports as `notifications/progress`, when the client asked for them
+ * with a `progressToken`. MCP wants each report larger than the last and none after the result:
+ * a report that goes backwards, or comes after `end()`, is dropped, and `end()` resolves once the
+ * reports already accepted are sent, so the result goes out after them.
+ */
+function progressSender(
+  context: ServerContext,
+  logger: Logger,
+):
+  | { send: (progress: ToolProgress) => void; end: () => Promise<void> }
+  | undefined {
+  const token = context.mcpReq._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let last = -Infinity;
+  let ended = false;
+  let sent = Promise.resolve();
+  return {
+    send: ({ progress, total, message }) => {
+      if (ended || progress <= last) return;
+      last = progress;
+      const notification = {
+        method: 'notifications/progress' as const,
+        params: {
+          progressToken: token,
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        },
+      };
+      sent = sent
+        .then(() => context.mcpReq.notify(notification))
+        .catch((error: unknown) => {
+          logger.debug({ error: describe(error) }, 'progress not sent');
+        });
+    },
+    end: () => {
+      ended = true;
+      return sent;
+    },
+  };
 }
 
 function authorised(

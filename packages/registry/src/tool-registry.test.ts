@@ -557,6 +557,57 @@ describe('8. events and logging', () => {
   });
 });
 
+describe('progress', () => {
+  const steps = defineTool({
+    name: 'steps',
+    description: 'Reports progress, some of it malformed',
+    input: z.object({}),
+    run: (_input, { reportProgress }) => {
+      reportProgress?.({ progress: 1, total: 3, message: 'first' });
+      reportProgress?.({ progress: Number.NaN });
+      reportProgress?.(null as never);
+      reportProgress?.({
+        progress: 2,
+        total: 'many' as never,
+        message: 7 as never,
+      });
+      return ToolResponse.success('done');
+    },
+  });
+
+  it("passes the tool's well-formed reports to onProgress and drops the rest", async () => {
+    const { registry } = setup();
+    registry.register(steps);
+    const reports: unknown[] = [];
+    const response = await registry.call(
+      'steps',
+      {},
+      { onProgress: (report) => reports.push(report) },
+    );
+    expect(response.status).toBe('success');
+    expect(reports).toEqual([
+      { progress: 1, total: 3, message: 'first' },
+      { progress: 2 },
+    ]);
+  });
+
+  it('is a no-op without onProgress, and a throwing listener cannot fail the call', async () => {
+    const { registry } = setup();
+    registry.register(steps);
+    expect((await registry.call('steps', {})).status).toBe('success');
+    const response = await registry.call(
+      'steps',
+      {},
+      {
+        onProgress: () => {
+          throw new Error('listener bug');
+        },
+      },
+    );
+    expect(response.status).toBe('success');
+  });
+});
+
 describe('specs', () => {
   it('gives json-schema specs the output schema of tools that declare one, and only those', () => {
     const { registry } = setup();

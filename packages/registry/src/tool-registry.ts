@@ -29,6 +29,7 @@ import {
   ToolProtocolError,
   ToolResponse,
   toOpenAITool,
+  type ToolProgress,
   type ToolRunContext,
 } from '@candor/tools';
 import { type Span } from '@opentelemetry/api';
@@ -105,6 +106,11 @@ export interface CallOptions {
   readonly callId?: string;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  /**
+   * Receives what the tool reports with `context.reportProgress` while it runs (finite numbers
+   * only). A listener that throws is ignored.
+   */
+  readonly onProgress?: (progress: ToolProgress) => void;
 }
 
 /** A plain function the registry can wrap: sync or async, any return value. */
@@ -490,7 +496,14 @@ export class ToolRegistry {
         timeoutMs,
         abort,
         run: (callAbort) =>
-          entry.tool.run(input, new RunContext(callAbort, callId, toolName)),
+          entry.tool.run(
+            input,
+            new RunContext(callAbort, {
+              callId,
+              toolName,
+              onProgress: call.options.onProgress,
+            }),
+          ),
         accept: (value) =>
           this.#checkOutput(entry, normaliseStructured(toolName, value)),
         timedOut: () => {
@@ -890,22 +903,31 @@ interface GivenOptions {
   readonly callId: string | undefined;
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number | undefined;
+  readonly onProgress: ((progress: ToolProgress) => void) | undefined;
 }
 
 const noOptions: GivenOptions = {
   callId: undefined,
   signal: undefined,
   timeoutMs: undefined,
+  onProgress: undefined,
 };
 
 function readCallOptions(options: unknown): GivenOptions {
   if (typeof options !== 'object' || options === null) return noOptions;
   try {
-    const { callId, signal, timeoutMs } = options as Record<string, unknown>;
+    const { callId, signal, timeoutMs, onProgress } = options as Record<
+      string,
+      unknown
+    >;
     return {
       callId: typeof callId === 'string' && callId !== '' ? callId : undefined,
       signal: signal instanceof AbortSignal ? signal : undefined,
       timeoutMs: typeof timeoutMs === 'number' ? timeoutMs : undefined,
+      onProgress:
+        typeof onProgress === 'function'
+          ? (onProgress as (progress: ToolProgress) => void)
+          : undefined,
     };
   } catch {
     return noOptions;
