@@ -1,8 +1,9 @@
 /**
  * The MCP row: a `tools/call` round trip over stdio through `serveRegistry`, against the same tool
  * served with the official SDK's own `McpServer.registerTool`, as a ratio in one run. Both servers
- * are child processes started the same way (tsx, sources); one SDK client drives each, in
- * interleaved rounds, timed on the wall clock because the work is split across processes.
+ * are child processes started the same way (tsx for the small server file, Candor from its built
+ * `dist` as users run it); one SDK client drives each, in interleaved rounds, timed on the wall
+ * clock because the work is split across processes.
  *
  * `pnpm --filter @candor/bench bench:mcp [--quick]`
  */
@@ -25,7 +26,7 @@ async function start(file: string): Promise<Client> {
       args: [
         '--import',
         'tsx',
-        '--conditions=@candor/source',
+        // No @candor/source condition: Candor resolves to dist, built by the bench:mcp script.
         fileURLToPath(new URL(file, import.meta.url)),
       ],
       stderr: 'inherit',

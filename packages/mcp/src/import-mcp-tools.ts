@@ -5,7 +5,9 @@ import {
   type Logger,
   silentLogger,
   TOOL_NAME_PATTERN,
+  type ToolProgress,
   ToolResponse,
+  type ToolRunContext,
 } from '@candor/tools';
 import {
   Client,
@@ -132,6 +134,11 @@ class McpLink implements McpImport {
   };
   // Registry name → remote name, for every tool ever imported (a registry cannot forget one).
   readonly #names = new Map<string, string>();
+  // Progress listeners by our own progress token. The SDK's `onprogress` forgets a call as soon
+  // as its result arrives, while it hands notifications to handlers a microtask later, so the
+  // reports that arrive together with the result would be lost; ours outlive the result.
+  readonly #progress = new Map<string, (progress: ToolProgress) => void>();
+  #progressTokens = 0;
   #offered = new Set<string>();
   #client: Client | undefined;
   #closed = false;
@@ -206,6 +213,14 @@ class McpLink implements McpImport {
           },
         },
       },
+    });
+    client.setNotificationHandler('notifications/progress', (notification) => {
+      const { progressToken, progress, total, message } = notification.params;
+      this.#progress.get(String(progressToken))?.({
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      });
     });
     const transport = this.#transport();
     await client.connect(transport);
@@ -310,7 +325,13 @@ class McpLink implements McpImport {
         ? {}
         : { timeoutMs: this.#options.timeoutMs }),
       run: (args, context) =>
-        this.#call({ remote, name, args, signal: context.signal }),
+        this.#call({
+          remote,
+          name,
+          args,
+          signal: context.signal,
+          reportProgress: context.reportProgress,
+        }),
     });
   }
 
@@ -332,8 +353,9 @@ class McpLink implements McpImport {
     name: string;
     args: unknown;
     signal: AbortSignal;
+    reportProgress: ToolRunContext['reportProgress'];
   }): Promise<ToolResponse> {
-    const { remote, name, args, signal } = call;
+    const { remote, name, args, signal, reportProgress } = call;
     const client = this.#client;
     if (client === undefined) {
       return ToolResponse.error(
@@ -343,9 +365,20 @@ class McpLink implements McpImport {
           : `The MCP server of "${name}" is not connected; reconnecting.`,
       );
     }
+    // Asked for only when our caller listens: the server's reports pass through.
+    const progressToken =
+      reportProgress === undefined
+        ? undefined
+        : `candor-${(this.#progressTokens += 1).toString(36)}`;
+    if (progressToken !== undefined && reportProgress !== undefined)
+      this.#progress.set(progressToken, reportProgress);
     try {
       const result = await client.callTool(
-        { name: remote, arguments: args as Record<string, unknown> },
+        {
+          name: remote,
+          arguments: args as Record<string, unknown>,
+          ...(progressToken === undefined ? {} : { _meta: { progressToken } }),
+        },
         { signal, timeout: SDK_TIMEOUT_MS },
       );
       return responseFromMcp(result, name);
@@ -361,6 +394,8 @@ class McpLink implements McpImport {
         client.close().catch(() => undefined);
       }
       return response;
+    } finally {
+      if (progressToken !== undefined) this.#progress.delete(progressToken);
     }
   }
 

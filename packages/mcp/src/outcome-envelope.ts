@@ -57,11 +57,13 @@ export function outcomeEnvelope(response: ToolResponse): OutcomeEnvelope {
 }
 
 /**
- * The JSON Schema of {@link OutcomeEnvelope}, with `data` held to the tool's own output schema when
- * it declares one (a success or partial result must then carry conforming data).
+ * The JSON Schema of {@link OutcomeEnvelope}. With the tool's own output schema, a success must
+ * carry `data` that conforms (the registry has checked it with the tool's zod schema); partial and
+ * error results keep `data` open, because the registry passes on data that failed the schema as a
+ * partial result, and an error's data is whatever the failure left.
  */
 export function outcomeEnvelopeSchema(dataSchema?: JsonSchema): JsonSchema {
-  return {
+  const envelope = {
     type: 'object',
     properties: {
       status: { type: 'string', enum: ['success', 'partial', 'error'] },
@@ -73,10 +75,33 @@ export function outcomeEnvelopeSchema(dataSchema?: JsonSchema): JsonSchema {
       cancelled: { type: 'boolean' },
       reason: { type: 'string' },
       text: { type: 'string' },
-      data: dataSchema ?? {},
+      data: {},
     },
     required: ['status'],
   };
+  if (dataSchema === undefined) return envelope;
+  return {
+    ...envelope,
+    // The tool's schema moves under $defs, so its own references ("#", "#/$defs/…") are
+    // rewritten to point where it now lives.
+    $defs: { output: rebaseReferences(dataSchema, '#/$defs/output') },
+    if: { properties: { status: { const: 'success' } } },
+    then: { properties: { data: { $ref: '#/$defs/output' } } },
+  };
+}
+
+function rebaseReferences(schema: unknown, base: string): unknown {
+  if (Array.isArray(schema))
+    return schema.map((item) => rebaseReferences(item, base));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#')
+        ? `${base}${value.slice(1)}`
+        : rebaseReferences(value, base),
+    ]),
+  );
 }
 
 /** Reads an envelope back, or `undefined` when `value` is not one (a foreign server's data). */

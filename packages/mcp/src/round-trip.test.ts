@@ -102,7 +102,7 @@ describe.each(wires)('round trip over $name', (wire) => {
 
   it('imports every tool with its JSON Schema and idempotence', () => {
     expect([...imported.tools].sort()).toEqual(
-      ['add', 'fail', 'flaky', 'guarded', 'hang', 'rounded'].map(
+      ['add', 'fail', 'flaky', 'guarded', 'hang', 'rounded', 'steps'].map(
         (n) => `remote_${n}`,
       ),
     );
@@ -161,6 +161,21 @@ describe.each(wires)('round trip over $name', (wire) => {
     const info = errorInfo(response);
     expect(info.code).toBe('CIRCUIT_OPEN');
     expect(info.retryAfterMs).toBeGreaterThan(0);
+  });
+
+  it("passes the served tool's progress through both hops, in order and never backwards", async () => {
+    const reports: unknown[] = [];
+    const response = await registry.call(
+      'remote_steps',
+      {},
+      { onProgress: (report) => reports.push(report) },
+    );
+    expect(response.status).toBe('success');
+    expect(reports).toEqual([
+      { progress: 1, total: 3, message: 'one' },
+      { progress: 2, total: 3, message: 'two' },
+      { progress: 3, total: 3, message: 'three' },
+    ]);
   });
 
   it('rejects malformed arguments locally with INVALID_PARAM', async () => {

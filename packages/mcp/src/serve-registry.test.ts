@@ -1,7 +1,7 @@
 // The official SDK client against serveRegistry: isError, structuredContent that matches the
 // advertised output schema, list_changed when a breaker opens, bearer tokens, loopback.
 import { fileURLToPath } from 'node:url';
-import { ToolRegistry } from '@candor/registry';
+import { type ToolEndEvent, ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';
 import {
   Client,
@@ -159,6 +159,71 @@ describe('serveRegistry over Streamable HTTP, seen by the official SDK client', 
     });
   });
 
+  it("advertises a tool's own output schema inside the envelope, and the SDK client validates against it", async () => {
+    interface Node {
+      name: string;
+      children: Node[];
+    }
+    const node: z.ZodType<Node> = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(node);
+      },
+    });
+    const registry = new ToolRegistry({ breaker: false });
+    registry.register(
+      defineTool({
+        name: 'tree',
+        description: 'A recursive output schema, to test references',
+        input: z.object({ lie: z.boolean() }),
+        output: node,
+        run: ({ lie }) =>
+          ToolResponse.success('a tree', {
+            data: lie
+              ? { name: 'root', children: 'none' }
+              : { name: 'root', children: [{ name: 'leaf', children: [] }] },
+          }),
+      }),
+    );
+    const client = await connect((await serve(registry)).url);
+    const { tools } = await client.listTools();
+    const schema = tools[0]?.outputSchema ?? {};
+    expect(schema).toMatchObject({
+      type: 'object',
+      required: ['status'],
+      $defs: { output: { type: 'object' } },
+    });
+    // callTool validates structuredContent against the advertised schema, or throws.
+    const ok = await client.callTool({
+      name: 'tree',
+      arguments: { lie: false },
+    });
+    expect(ok.structuredContent).toMatchObject({
+      status: 'success',
+      data: { children: [{ name: 'leaf' }] },
+    });
+    // Data that fails the zod schema comes back PARTIAL (the tool is not idempotent): still valid.
+    const partial = await client.callTool({
+      name: 'tree',
+      arguments: { lie: true },
+    });
+    expect(partial.structuredContent).toMatchObject({
+      status: 'partial',
+      reason: 'output_schema_mismatch',
+    });
+    // And the schema has teeth: a success whose data does not conform is refused.
+    const validate = new AjvJsonSchemaValidator().getValidator(schema as never);
+    expect(
+      validate({ status: 'success', data: { name: 'x', children: [1] } }).valid,
+    ).toBe(false);
+    expect(
+      validate({
+        status: 'success',
+        data: { name: 'x', children: [{ name: 'y', children: [] }] },
+      }).valid,
+    ).toBe(true);
+  });
+
   it('answers an unknown tool with isError and NOT_FOUND, through the registry', async () => {
     const client = await connect((await serve(outcomeRegistry())).url);
     const result = await client.callTool({ name: 'nope', arguments: {} });
@@ -192,32 +257,56 @@ describe('serveRegistry over Streamable HTTP, seen by the official SDK client', 
     );
   });
 
-  it('sends list_changed when asked, after tools are registered', async () => {
+  it('sends list_changed by itself when a tool is registered or replaced', async () => {
     const registry = new ToolRegistry();
     const service = await serve(registry);
-    let resolveChanged: ((value: undefined) => void) | undefined;
-    const changed = new Promise<undefined>((resolve) => {
-      resolveChanged = resolve;
-    });
+    let changes = 0;
+    let onChange: (() => void) | undefined;
+    const nextChange = (): Promise<void> =>
+      new Promise<void>((resolve) => {
+        onChange = resolve;
+      });
     const client = await connect(service.url, {
       onToolsChanged: () => {
-        resolveChanged?.(undefined);
+        changes += 1;
+        onChange?.();
       },
     });
     expect((await client.listTools()).tools).toEqual([]);
-    registry.register(
+    const late = (description: string) =>
       defineTool({
         name: 'late',
-        description: 'Registered after the client connected',
+        description,
         input: z.object({}),
         run: () => ToolResponse.success('here'),
-      }),
-    );
-    service.toolsChanged();
+      });
+    let changed = nextChange();
+    registry.register(late('Registered after the client connected'));
     await changed;
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
       'late',
     ]);
+    changed = nextChange();
+    registry.register(late('Replaced'), { replace: true });
+    await changed;
+    expect((await client.listTools()).tools[0]?.description).toBe('Replaced');
+    expect(changes).toBe(2);
+  });
+
+  it('sends list_changed when asked, for changes the registry cannot see', async () => {
+    const registry = new ToolRegistry();
+    const service = await serve(registry);
+    let resolveChanged: (() => void) | undefined;
+    const changed = new Promise<void>((resolve) => {
+      resolveChanged = resolve;
+    });
+    const client = await connect(service.url, {
+      onToolsChanged: () => resolveChanged?.(),
+    });
+    // A request first, so that the client's notification stream is open.
+    await client.listTools();
+    service.toolsChanged();
+    await changed;
   });
 
   it('refuses requests without the bearer token', async () => {
@@ -243,6 +332,54 @@ describe('serveRegistry over Streamable HTTP, seen by the official SDK client', 
       body: '{not json',
     });
     expect(bad.status).toBe(400);
+  });
+
+  it("aborts the call's signal when a 2025-era client cancels mid-call (notifications/cancelled)", async () => {
+    const registry = outcomeRegistry();
+    const client = await connect((await serve(registry)).url);
+    const started = new Promise<void>((resolve) => {
+      const off = registry.on('tool:start', () => {
+        off();
+        resolve();
+      });
+    });
+    const ended = new Promise<ToolEndEvent>((resolve) => {
+      const off = registry.on('tool:end', (event) => {
+        off();
+        resolve(event);
+      });
+    });
+    const controller = new AbortController();
+    const pending = client
+      .callTool({ name: 'hang', arguments: {} }, { signal: controller.signal })
+      .catch((error: unknown) => error);
+    await started;
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    const end = await ended;
+    expect(end.response).toMatchObject({
+      status: 'error',
+      errorInfo: { cancelled: true },
+    });
+  });
+
+  it('sends progress notifications only when the client asked, in order and never backwards', async () => {
+    const client = await connect((await serve(outcomeRegistry())).url);
+    const reports: unknown[] = [];
+    const result = await client.callTool(
+      { name: 'steps', arguments: {} },
+      { onprogress: (report) => reports.push(report) },
+    );
+    expect(result.structuredContent).toEqual({ status: 'success' });
+    // The SDK client drops reports that arrive in the same chunk as the result (it forgets the
+    // call before its notification handlers run), so only order is certain here; the round trip
+    // through importMcpTools, which keeps its listener past the result, proves every report
+    // arrives.
+    const seen = reports.map((r) => (r as { message: string }).message);
+    expect(seen).not.toContain('backwards');
+    expect(['one', 'two', 'three'].filter((m) => seen.includes(m))).toEqual(
+      seen,
+    );
   });
 
   it('serves 2026-era clients per request, and a closed request cancels the call', async () => {

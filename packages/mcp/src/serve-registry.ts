@@ -7,7 +7,13 @@ import {
 import { type AddressInfo } from 'node:net';
 import { type Readable, type Writable } from 'node:stream';
 import { type ToolRegistry } from '@candor/registry';
-import { type Logger, silentLogger, toolResultForModel } from '@candor/tools';
+import {
+  type JsonSchema,
+  type Logger,
+  silentLogger,
+  type ToolProgress,
+  toolResultForModel,
+} from '@candor/tools';
 import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
@@ -18,6 +24,7 @@ import {
   isInitializeRequest,
   type McpRequestContext,
   Server,
+  type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
 import {
@@ -67,9 +74,9 @@ export interface RegistryService {
   /** The endpoint, for the HTTP transport. */
   readonly url: URL | undefined;
   /**
-   * Tells connected clients the tool list changed (`notifications/tools/list_changed`). Call it
-   * after registering or replacing tools: the registry has no event for that yet. Breakers that
-   * open or close are noticed without it.
+   * Tells connected clients the tool list changed (`notifications/tools/list_changed`). Not
+   * needed after `register()` (the registry's `tool:registered` event sends it) nor when a
+   * breaker opens or closes; for changes the registry cannot see.
    */
   toolsChanged(): void;
   /** Stops serving: the HTTP server closes, the stdio streams are released. */
@@ -117,6 +124,11 @@ export async function serveRegistry(
     hideOpenCircuits: options.hideOpenCircuits === true,
     onChange: toolsChanged,
   });
+  const unregistered = registry.on('tool:registered', toolsChanged);
+  const stopWatching = (): void => {
+    watch.stop();
+    unregistered();
+  };
   // eslint-disable-next-line @typescript-eslint/no-deprecated
   const factory = (context: McpRequestContext): Server => {
     // Over HTTP a cancelled call is also a closed request: its signal aborts the call.
@@ -148,7 +160,7 @@ export async function serveRegistry(
       url: undefined,
       toolsChanged,
       close: async () => {
-        watch.stop();
+        stopWatching();
         await handle.close();
       },
     };
@@ -242,7 +254,7 @@ export async function serveRegistry(
     url,
     toolsChanged,
     close: async () => {
-      watch.stop();
+      stopWatching();
       await Promise.allSettled(
         [...sessions.values()].map((session) => session.close()),
       );
@@ -277,6 +289,19 @@ export function createRegistryServer(
     { capabilities: { tools: { listChanged: true } } },
   );
   const outputSchema = outcomeEnvelopeSchema() as Tool['outputSchema'];
+  // Per declared output schema (specs() hands out the same frozen object each time).
+  const envelopes = new WeakMap<object, Tool['outputSchema']>();
+  const envelopeFor = (
+    dataSchema: JsonSchema | undefined,
+  ): Tool['outputSchema'] => {
+    if (dataSchema === undefined) return outputSchema;
+    let envelope = envelopes.get(dataSchema);
+    if (envelope === undefined) {
+      envelope = outcomeEnvelopeSchema(dataSchema);
+      envelopes.set(dataSchema, envelope);
+    }
+    return envelope;
+  };
   server.setRequestHandler('tools/list', () => {
     const idempotent = new Map(
       registry.list().map((tool) => [tool.name, tool.idempotent]),
@@ -291,28 +316,75 @@ export function createRegistryServer(
         description: spec.description,
         // specs() gives object schemas: defineTool refuses any other input.
         inputSchema: spec.inputSchema as Tool['inputSchema'],
-        outputSchema,
+        outputSchema: envelopeFor(spec.outputSchema),
         annotations: { idempotentHint: idempotent.get(spec.name) === true },
       }));
     return { tools };
   });
   server.setRequestHandler('tools/call', async (request, context) => {
     const { name, arguments: args } = request.params;
+    const progress = progressSender(context, options.logger ?? silentLogger);
     const response = await registry.call(name, args ?? {}, {
       signal:
         signal === undefined
           ? context.mcpReq.signal
           : AbortSignal.any([signal, context.mcpReq.signal]),
+      ...(progress === undefined ? {} : { onProgress: progress.send }),
     });
+    await progress?.end();
     const { content, isError } = toolResultForModel(response, name);
     const result: CallToolResult = {
       content: [{ type: 'text', text: content }],
       structuredContent: { ...outcomeEnvelope(response) },
       isError,
     };
+    // Every envelope has an object root, so the generic one projects the same as the tool's.
     return server.projectCallToolResult(result, outputSchema);
   });
   return server;
+}
+
+/**
+ * Sends a tool's progress reports as `notifications/progress`, when the client asked for them
+ * with a `progressToken`. MCP wants each report larger than the last and none after the result:
+ * a report that goes backwards, or comes after `end()`, is dropped, and `end()` resolves once the
+ * reports already accepted are sent, so the result goes out after them.
+ */
+function progressSender(
+  context: ServerContext,
+  logger: Logger,
+):
+  | { send: (progress: ToolProgress) => void; end: () => Promise<void> }
+  | undefined {
+  const token = context.mcpReq._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let last = -Infinity;
+  let ended = false;
+  let sent = Promise.resolve();
+  return {
+    send: ({ progress, total, message }) => {
+      if (ended || progress <= last) return;
+      last = progress;
+      const notification = {
+        method: 'notifications/progress' as const,
+        params: {
+          progressToken: token,
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        },
+      };
+      sent = sent
+        .then(() => context.mcpReq.notify(notification))
+        .catch((error: unknown) => {
+          logger.debug({ error: describe(error) }, 'progress not sent');
+        });
+    },
+    end: () => {
+      ended = true;
+      return sent;
+    },
+  };
 }
 
 function authorised(

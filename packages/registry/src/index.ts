@@ -22,6 +22,7 @@ export type {
   CallStage,
   RegistryEvents,
   ToolEndEvent,
+  ToolRegisteredEvent,
   ToolStartEvent,
 } from './registry-events.ts';
 export type { ToolTelemetryOptions } from './tool-telemetry.ts';

@@ -25,10 +25,18 @@ export interface ToolEndEvent {
   readonly response: ToolResponse;
 }
 
+/** Emitted after `register()` added a tool or replaced one of the same name. */
+export interface ToolRegisteredEvent {
+  readonly toolName: string;
+  /** True when a tool of the same name was replaced (`{ replace: true }`). */
+  readonly replaced: boolean;
+}
+
 /** The registry's events. */
 export interface RegistryEvents {
   'tool:start': ToolStartEvent;
   'tool:end': ToolEndEvent;
+  'tool:registered': ToolRegisteredEvent;
 }
 
 type Listener<T> = (event: T) => void;
@@ -40,6 +48,7 @@ export class RegistryEmitter {
   } = {
     'tool:start': new Set(),
     'tool:end': new Set(),
+    'tool:registered': new Set(),
   };
   readonly #onListenerError: (
     error: unknown,
@@ -89,5 +98,6 @@ export class RegistryEmitter {
   clear(): void {
     this.#listeners['tool:start'].clear();
     this.#listeners['tool:end'].clear();
+    this.#listeners['tool:registered'].clear();
   }
 }

@@ -457,6 +457,42 @@ describe('8. events and logging', () => {
     ).toHaveLength(2);
   });
 
+  it('emits tool:registered for each register(), saying whether it replaced a tool', () => {
+    const { registry } = setup();
+    const seen: unknown[] = [];
+    const off = registry.on('tool:registered', (event) => seen.push(event));
+    registry.register(echo);
+    registry.register(echo, { replace: true });
+    expect(() => registry.register(echo)).toThrow(/already registered/);
+    off();
+    registry.register(function later() {
+      return 'x';
+    });
+    expect(seen).toEqual([
+      { toolName: 'echo', replaced: false },
+      { toolName: 'echo', replaced: true },
+    ]);
+  });
+
+  it('registers the tool even when a tool:registered listener throws', async () => {
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => lines.push(line) },
+    );
+    const { registry } = setup({ logger });
+    registry.on('tool:registered', () => {
+      throw new Error('listener bug');
+    });
+    registry.register(echo);
+    expect((await registry.call('echo', { message: 'ok' })).status).toBe(
+      'success',
+    );
+    expect(
+      lines.filter((line) => line.includes('registry event listener threw')),
+    ).toHaveLength(1);
+  });
+
   it('writes one log line per call, with secrets censored at any depth', async () => {
     const lines: string[] = [];
     const logger = pino(
@@ -547,6 +583,81 @@ describe('8. events and logging', () => {
     await registry.call('echo', { message: 'quiet' });
     expect(write).not.toHaveBeenCalled();
     write.mockRestore();
+  });
+});
+
+describe('progress', () => {
+  const steps = defineTool({
+    name: 'steps',
+    description: 'Reports progress, some of it malformed',
+    input: z.object({}),
+    run: (_input, { reportProgress }) => {
+      reportProgress?.({ progress: 1, total: 3, message: 'first' });
+      reportProgress?.({ progress: Number.NaN });
+      reportProgress?.(null as never);
+      reportProgress?.({
+        progress: 2,
+        total: 'many' as never,
+        message: 7 as never,
+      });
+      return ToolResponse.success('done');
+    },
+  });
+
+  it("passes the tool's well-formed reports to onProgress and drops the rest", async () => {
+    const { registry } = setup();
+    registry.register(steps);
+    const reports: unknown[] = [];
+    const response = await registry.call(
+      'steps',
+      {},
+      { onProgress: (report) => reports.push(report) },
+    );
+    expect(response.status).toBe('success');
+    expect(reports).toEqual([
+      { progress: 1, total: 3, message: 'first' },
+      { progress: 2 },
+    ]);
+  });
+
+  it('is a no-op without onProgress, and a throwing listener cannot fail the call', async () => {
+    const { registry } = setup();
+    registry.register(steps);
+    expect((await registry.call('steps', {})).status).toBe('success');
+    const response = await registry.call(
+      'steps',
+      {},
+      {
+        onProgress: () => {
+          throw new Error('listener bug');
+        },
+      },
+    );
+    expect(response.status).toBe('success');
+  });
+});
+
+describe('specs', () => {
+  it('gives json-schema specs the output schema of tools that declare one, and only those', () => {
+    const { registry } = setup();
+    registry.register(echo);
+    registry.register(
+      defineTool({
+        name: 'sized',
+        description: 'Has an output schema',
+        input: z.object({}),
+        output: z.object({ size: z.number() }),
+        run: () => ToolResponse.success('1', { data: { size: 1 } }),
+      }),
+    );
+    const [plain, sized] = registry.specs({ format: 'json-schema' });
+    expect(plain).not.toHaveProperty('outputSchema');
+    expect(sized?.outputSchema).toEqual({
+      type: 'object',
+      properties: { size: { type: 'number' } },
+      required: ['size'],
+      additionalProperties: false,
+    });
   });
 });
 

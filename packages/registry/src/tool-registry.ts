@@ -27,6 +27,7 @@ import {
   type ToolSpec,
   ToolResponse,
   toOpenAITool,
+  type ToolProgress,
   type ToolRunContext,
 } from '@candor/tools';
 import { type Span } from '@opentelemetry/api';
@@ -103,6 +104,11 @@ export interface CallOptions {
   readonly callId?: string;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  /**
+   * Receives what the tool reports with `context.reportProgress` while it runs (finite numbers
+   * only). A listener that throws is ignored.
+   */
+  readonly onProgress?: (progress: ToolProgress) => void;
 }
 
 /** A plain function the registry can wrap: sync or async, any return value. */
@@ -298,7 +304,8 @@ export class ToolRegistry {
           kind: 'legacy' as const,
           breaker: options.breaker ?? {},
         };
-    if (this.#tools.has(entry.tool.name) && options.replace !== true) {
+    const replaced = this.#tools.has(entry.tool.name);
+    if (replaced && options.replace !== true) {
       throw new ToolProtocolError({
         field: 'name',
         message: `ToolRegistry: a tool named "${entry.tool.name}" is already registered; pass { replace: true } to replace it`,
@@ -306,10 +313,20 @@ export class ToolRegistry {
     }
     this.#tools.set(entry.tool.name, entry);
     this.#telemetry?.forget(entry.tool.name);
+    if (this.#events.has('tool:registered')) {
+      this.#events.emit('tool:registered', {
+        toolName: entry.tool.name,
+        replaced,
+      });
+    }
     return this;
   }
 
-  /** Subscribes to `tool:start` or `tool:end`; returns the unsubscribe function. */
+  /**
+   * Subscribes to `tool:start`, `tool:end` (once per call) or `tool:registered` (after each
+   * `register()`, added or replaced); returns the unsubscribe function. A listener that throws is
+   * logged and never breaks the call or registration that emitted.
+   */
   on<K extends keyof RegistryEvents>(
     event: K,
     listener: (payload: RegistryEvents[K]) => void,
@@ -492,7 +509,14 @@ export class ToolRegistry {
         timeoutMs,
         abort,
         run: (callAbort) =>
-          entry.tool.run(input, new RunContext(callAbort, callId, toolName)),
+          entry.tool.run(
+            input,
+            new RunContext(callAbort, {
+              callId,
+              toolName,
+              onProgress: call.options.onProgress,
+            }),
+          ),
         accept: (value) =>
           this.#checkOutput(entry, normaliseStructured(toolName, value)),
         timedOut: () => {
@@ -933,22 +957,31 @@ interface GivenOptions {
   readonly callId: string | undefined;
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number | undefined;
+  readonly onProgress: ((progress: ToolProgress) => void) | undefined;
 }
 
 const noOptions: GivenOptions = {
   callId: undefined,
   signal: undefined,
   timeoutMs: undefined,
+  onProgress: undefined,
 };
 
 function readCallOptions(options: unknown): GivenOptions {
   if (typeof options !== 'object' || options === null) return noOptions;
   try {
-    const { callId, signal, timeoutMs } = options as Record<string, unknown>;
+    const { callId, signal, timeoutMs, onProgress } = options as Record<
+      string,
+      unknown
+    >;
     return {
       callId: typeof callId === 'string' && callId !== '' ? callId : undefined,
       signal: signal instanceof AbortSignal ? signal : undefined,
       timeoutMs: typeof timeoutMs === 'number' ? timeoutMs : undefined,
+      onProgress:
+        typeof onProgress === 'function'
+          ? (onProgress as (progress: ToolProgress) => void)
+          : undefined,
     };
   } catch {
     return noOptions;

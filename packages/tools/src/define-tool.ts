@@ -8,12 +8,29 @@ const MARKER = Symbol.for('@candor/tools.ToolDefinition');
 /** Names every provider accepts: OpenAI and Anthropic both allow 1 to 64 of these characters. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/** One progress report of a running tool (the shape of MCP's `notifications/progress`). */
+export interface ToolProgress {
+  /** How far the tool has got; each report should be larger than the last. */
+  readonly progress: number;
+  /** The value `progress` reaches when the work is done, when the tool knows it. */
+  readonly total?: number;
+  /** A short human-readable line about the current step. */
+  readonly message?: string;
+}
+
 /** What a tool's `run` receives besides its arguments. */
 export interface ToolRunContext {
   /** Aborted on timeout or when the caller cancels; pass it on to fetch, child processes, … */
   readonly signal: AbortSignal;
   readonly callId: string;
   readonly toolName: string;
+  /**
+   * Tells the caller how far the tool has got (an MCP client sees `notifications/progress`).
+   * Present only when the caller listens for progress (so a tool can skip the work of measuring
+   * it): call it as `context.reportProgress?.({ progress: 1, total: 3 })`. Never throws; reports
+   * whose `progress` is not a finite number are dropped.
+   */
+  readonly reportProgress?: ((progress: ToolProgress) => void) | undefined;
 }
 
 /** A structured tool: a zod input schema and a `run` that returns a `ToolResponse`. */

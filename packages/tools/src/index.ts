@@ -29,6 +29,7 @@ export type {
   AnyToolDefinition,
   RetryOptions,
   ToolDefinition,
+  ToolProgress,
   ToolRunContext,
 } from './define-tool.ts';
 export {

@@ -1,5 +1,5 @@
 // A registry with one tool per outcome the round trip must carry: success, partial, each error
-// class, a denial, an open circuit, a hang (timeout and cancellation).
+// class, a denial, an open circuit, a hang (timeout and cancellation), progress reports.
 import { allToolErrorCodes, isToolErrorCode } from '@candor/errors';
 import { ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';
@@ -78,6 +78,21 @@ export function outcomeRegistry(): ToolRegistry {
             resolve(ToolResponse.success('stopped'));
           });
         }),
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: 'steps',
+      description:
+        'Reports progress (once backwards, which MCP forbids), then succeeds',
+      input: z.object({}),
+      run: (_input, { reportProgress }) => {
+        reportProgress?.({ progress: 1, total: 3, message: 'one' });
+        reportProgress?.({ progress: 2, total: 3, message: 'two' });
+        reportProgress?.({ progress: 1, total: 3, message: 'backwards' });
+        reportProgress?.({ progress: 3, total: 3, message: 'three' });
+        return ToolResponse.success('done');
+      },
     }),
   );
   return registry;
