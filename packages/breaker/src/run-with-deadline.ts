@@ -122,21 +122,26 @@ function settle(
   return new Promise<ToolResponse>((resolve) => {
     let settled = false;
     let ours: DOMException | undefined;
+    // Both stay undefined when the caller's abort came during the tool's synchronous start:
+    // onAbort then calls back at once, before either exists.
+    let stopListening: (() => void) | undefined;
+    let deadline: { cancel(): void } | undefined;
     const finish = (response: () => ToolResponse): void => {
       if (settled) return;
       settled = true;
-      deadline.cancel();
-      stopListening();
+      deadline?.cancel();
+      stopListening?.();
       resolve(response());
     };
-    const stopListening = abort.onAbort((reason) => {
+    stopListening = abort.onAbort((reason) => {
       finish(
         reason === ours || isTimeoutReason(reason)
           ? options.timedOut
           : options.cancelled,
       );
     });
-    const deadline = deadlines.add(timeoutMs, () => {
+    if (settled) return;
+    deadline = deadlines.add(timeoutMs, () => {
       ours = deadlineReason(toolName, timeoutMs);
       abort.abort(ours);
       // A CallAbort already aborted by someone else does not call listeners again.
