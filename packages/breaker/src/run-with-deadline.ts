@@ -124,7 +124,9 @@ function settle(
     let ours: DOMException | undefined;
     // Both stay undefined when the caller's abort came during the tool's synchronous start:
     // onAbort then calls back at once, before either exists.
+    // eslint-disable-next-line prefer-const -- finish() may read it before its assignment
     let stopListening: (() => void) | undefined;
+    // eslint-disable-next-line prefer-const -- as above
     let deadline: { cancel(): void } | undefined;
     const finish = (response: () => ToolResponse): void => {
       if (settled) return;
