@@ -142,6 +142,8 @@ function settle(
           : options.cancelled,
       );
     });
+    // TypeScript cannot see that onAbort may have settled the call synchronously.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (settled) return;
     deadline = deadlines.add(timeoutMs, () => {
       ours = deadlineReason(toolName, timeoutMs);
