@@ -33,6 +33,7 @@ import {
   TRACE_HELP_COMMAND,
 } from './consumer-plan.ts';
 import { copyWorkspace } from './copy-workspace.ts';
+import { checkFrameworkConsumers } from './framework-consumers.ts';
 import { checkPublishedPackage } from './manifest-check.ts';
 import { CommandFailed, ProcessGroup } from './process-group.ts';
 import { type RunningRegistry, startRegistry } from './start-registry.ts';
@@ -619,6 +620,17 @@ async function runSteps(run: Run): Promise<void> {
       }
     }
   }
+
+  // The framework adapters, in their own projects with their frameworks beside them.
+  await checkFrameworkConsumers({
+    checks,
+    processes,
+    work,
+    registryUrl: registry.url,
+    available,
+    runtimes,
+    env: childEnv,
+  });
 }
 
 async function main(options: Options): Promise<number> {

@@ -16,6 +16,8 @@ export const layerRank: Readonly<Record<string, number>> = {
   '@candor/mcp': 4,
   // Above core: fromLanguageModel produces core's ChatModel type.
   '@candor/ai-sdk': 5,
+  '@candor/langchain': 5,
+  '@candor/openai-agents': 5,
   '@candor/demo': 6,
   '@candor/bench': 7,
 };

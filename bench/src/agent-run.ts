@@ -1,6 +1,7 @@
 import { generateText, stepCountIs, tool as aiTool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
+import { toAISDKTools } from '@candor/ai-sdk';
 import { Agent, lastToolResult, scriptedModel } from '@candor/core';
 import { ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';
@@ -16,6 +17,7 @@ import { add, addAnswer, addArguments, addSchema } from './trivial-tool.ts';
 export const agentTask = {
   candor: 'Agent.run + scriptedModel',
   aiSdk: 'AI SDK v6 generateText + MockLanguageModelV3',
+  aiSdkCandor: 'the same, tool through toAISDKTools(registry)',
 } as const;
 
 const prompt = 'What is 1 + 2?';
@@ -87,22 +89,31 @@ export async function measureAgentRun(
       execute: async (input) => String(add(input)),
     }),
   };
-  const runAiSdk = async (): Promise<string> => {
-    const result = await generateText({
-      model: new MockLanguageModelV3({
-        doGenerate: [aiToolCallTurn, aiFinalTurn],
-      }),
-      tools: aiTools,
-      prompt,
-      stopWhen: stepCountIs(2),
-    });
-    const output: unknown = result.steps[0]?.toolResults[0]?.output;
-    const text =
-      output === String(addAnswer)
-        ? result.text
-        : `wrong tool result: ${String(output)}`;
-    return `${result.finishReason} ${String(result.steps.length)} ${text}`;
-  };
+  // The same generateText run, once with a plain tool() and once with the registry's tool: the
+  // difference is what the adapter and the registry cost inside the framework.
+  const candorTools = toAISDKTools(registry);
+  const generate =
+    (tools: typeof aiTools | typeof candorTools) =>
+    async (): Promise<string> => {
+      const result = await generateText({
+        model: new MockLanguageModelV3({
+          doGenerate: [aiToolCallTurn, aiFinalTurn],
+        }),
+        tools,
+        prompt,
+        stopWhen: stepCountIs(2),
+      });
+      const output: unknown = result.steps[0]?.toolResults[0]?.output;
+      const answer =
+        typeof output === 'object' && output !== null && 'text' in output
+          ? output.text
+          : output;
+      const text =
+        answer === String(addAnswer)
+          ? result.text
+          : `wrong tool result: ${JSON.stringify(output)}`;
+      return `${result.finishReason} ${String(result.steps.length)} ${text}`;
+    };
 
   const checks = [
     {
@@ -110,7 +121,11 @@ export async function measureAgentRun(
       expected: `completed 2 ${finalText}`,
     },
     {
-      task: { name: agentTask.aiSdk, run: runAiSdk },
+      task: { name: agentTask.aiSdk, run: generate(aiTools) },
+      expected: `stop 2 ${finalText}`,
+    },
+    {
+      task: { name: agentTask.aiSdkCandor, run: generate(candorTools) },
       expected: `stop 2 ${finalText}`,
     },
   ];

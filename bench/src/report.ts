@@ -101,6 +101,15 @@ export function judgeGoals(results: BenchResults): GoalVerdict[] {
     ],
     [
       {
+        label: 'generateText, tool via toAISDKTools ÷ via plain tool()',
+        direction: 'at-most',
+        limit: 1.1,
+        unit: '×',
+      },
+      pairedRatio(agent(agentTask.aiSdkCandor), agent(agentTask.aiSdk)),
+    ],
+    [
+      {
         label: 'registry.call ÷ zod.parse + function (the floor), sync tool',
         direction: 'at-most',
         limit: 20,

@@ -52,6 +52,22 @@ describe('runWithDeadline', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('settles as cancelled, with no timer, when the caller aborts while the tool is starting', async () => {
+    const abort = new CallAbort();
+    const response = await runWithDeadline(
+      options(() => {
+        abort.abort(new Error('the user pressed stop'));
+        return new Promise(() => undefined);
+      }, abort),
+    );
+    expect(response).toMatchObject({
+      status: 'error',
+      errorInfo: { code: 'EXECUTION_ERROR', cancelled: true },
+    });
+    expect(vi.getTimerCount()).toBe(0);
+    expect(deadlines.armed()).toBe(0);
+  });
+
   it('shares one timer between concurrent calls of the same limit, and holds none after', async () => {
     const pending = Array.from({ length: 50 }, () =>
       Promise.resolve(

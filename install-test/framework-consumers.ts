@@ -1,0 +1,220 @@
+/**
+ * @module The framework adapters in the install test: `@candor/ai-sdk`, `@candor/langchain` and
+ * `@candor/openai-agents`, installed from the local registry with their frameworks beside them
+ * (npm and pnpm), then run as ESM and CommonJS and type-checked under node16 and bundler
+ * resolution. The Node 20 set uses the framework versions that run on Node 20.19; `--full` adds a
+ * Node 22 project with the newest majors that need Node 22. Kept apart from the main consumers.
+ */
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
+import { type CheckList } from './check-list.ts';
+import { formatCommand, PackageManager } from './consumer-plan.ts';
+import { type ProcessGroup } from './process-group.ts';
+
+const HERE = join(import.meta.dirname, 'frameworks');
+
+/** The adapters, and the Candor packages their consumer scripts import besides. */
+export const FRAMEWORK_ADAPTERS = [
+  '@candor/ai-sdk',
+  '@candor/langchain',
+  '@candor/openai-agents',
+] as const;
+
+const CANDOR_EXTRAS = ['@candor/registry', '@candor/tools'] as const;
+
+/** Framework ranges per Node leg: 20 is the floor; 22 adds the majors that need it. */
+export const FRAMEWORK_SETS = {
+  node20: ['ai@^6', '@langchain/core@^1', '@openai/agents@~0.14', 'zod@^4'],
+  node22: ['ai@^7', '@langchain/core@^1', '@openai/agents@latest', 'zod@^4'],
+} as const;
+
+const DEV_DEPENDENCIES = ['typescript@6.0.3', '@types/node@20'] as const;
+
+const FILES = [
+  'frameworks-logic.cjs',
+  'frameworks-consumer.mjs',
+  'frameworks-consumer.cjs',
+  'frameworks-consumer.ts',
+  'tsconfig.frameworks-node16.json',
+  'tsconfig.frameworks-bundler.json',
+] as const;
+
+/** What the framework step needs from the install test's run. */
+export interface FrameworkRun {
+  readonly checks: CheckList;
+  readonly processes: ProcessGroup;
+  readonly work: string;
+  readonly registryUrl: string;
+  readonly available: readonly string[];
+  /** The node binaries of the legs to run: the host (Node 20) always, Node 22 with `--full`. */
+  readonly runtimes: readonly {
+    readonly major: number;
+    readonly bin: string;
+  }[];
+  readonly env: (extra?: Readonly<Record<string, string>>) => NodeJS.ProcessEnv;
+}
+
+/** The install commands of one framework consumer project. */
+export function frameworkInstallCommands(
+  manager: PackageManager,
+  leg: keyof typeof FRAMEWORK_SETS,
+): string[][] {
+  const add = manager === 'npm' ? ['npm', 'install'] : ['pnpm', 'add'];
+  return [
+    [...add, ...FRAMEWORK_ADAPTERS, ...CANDOR_EXTRAS, ...FRAMEWORK_SETS[leg]],
+    [...add, '--save-dev', ...DEV_DEPENDENCIES],
+  ];
+}
+
+/**
+ * The problems in one consumer's JSON line: each framework must tell the model the error with
+ * its code, in its own channel.
+ */
+export function checkFrameworkReport(stdout: string, module: string): string[] {
+  let report: Record<string, unknown>;
+  try {
+    report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<
+      string,
+      unknown
+    >;
+  } catch {
+    return [`no JSON report in the output:\n${stdout}`];
+  }
+  const problems: string[] = [];
+  const want = (ok: boolean, what: string): void => {
+    if (!ok) problems.push(`${what}: ${JSON.stringify(report)}`);
+  };
+  const aiSdk = report['aiSdk'] as { type?: string; value?: string } | null;
+  const lc = report['langchain'] as Record<string, unknown> | null;
+  want(report['module'] === module, `module is not ${module}`);
+  want(
+    aiSdk?.type === 'error-text' &&
+      aiSdk.value?.startsWith('[INVALID_PARAM]') === true,
+    'AI SDK: not error-text with the code',
+  );
+  want(
+    lc?.['status'] === 'error' &&
+      lc['code'] === 'INVALID_PARAM' &&
+      lc['toolCallId'] === 'l1' &&
+      String(lc['content']).startsWith('[INVALID_PARAM]'),
+    'LangChain: not an error ToolMessage with the code',
+  );
+  want(
+    String(report['openaiAgents']).startsWith('[INVALID_PARAM]'),
+    'OpenAI Agents: the output does not start with the code',
+  );
+  return problems;
+}
+
+async function createProject(
+  run: FrameworkRun,
+  manager: PackageManager,
+  leg: keyof typeof FRAMEWORK_SETS,
+): Promise<string> {
+  const dir = join(run.work, 'consumers', `${manager}-frameworks-${leg}`);
+  const caches = join(run.work, 'caches', `${manager}-frameworks`);
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: `candor-frameworks-${manager}-${leg}`, version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  const npmrc =
+    manager === PackageManager.npm
+      ? [`registry=${run.registryUrl}`, `cache=${caches}`]
+      : [
+          `registry=${run.registryUrl}`,
+          `store-dir=${join(caches, 'store')}`,
+          `cache-dir=${join(caches, 'cache')}`,
+        ];
+  await writeFile(join(dir, '.npmrc'), `${npmrc.join('\n')}\n`);
+  const env = run.env({
+    npm_config_userconfig: join(run.work, 'consumer.npmrc'),
+  });
+  for (const [file, ...args] of frameworkInstallCommands(manager, leg)) {
+    if (file !== undefined)
+      await run.processes.runOk(file, args, { cwd: dir, env });
+  }
+  for (const file of FILES) await copyFile(join(HERE, file), join(dir, file));
+  return dir;
+}
+
+async function checkProject(
+  run: FrameworkRun,
+  dir: string,
+  context: { readonly label: string; readonly bin: string },
+): Promise<void> {
+  const env = run.env({
+    PATH: `${dirname(context.bin)}${delimiter}${run.env()['PATH'] ?? ''}`,
+  });
+  const options = { cwd: dir, env, timeoutMs: 2 * 60_000 };
+  for (const [module, script] of [
+    ['esm', 'frameworks-consumer.mjs'],
+    ['commonjs', 'frameworks-consumer.cjs'],
+  ] as const) {
+    await run.checks.check(
+      `${context.label} ${module} adapters in their frameworks`,
+      async () => {
+        const result = await run.processes.runOk(
+          context.bin,
+          [script],
+          options,
+        );
+        return checkFrameworkReport(result.stdout, module);
+      },
+    );
+  }
+  const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+  for (const resolution of ['node16', 'bundler'] as const) {
+    await run.checks.check(
+      `${context.label} adapters: tsc --noEmit, moduleResolution ${resolution}`,
+      async () => {
+        await run.processes.runOk(
+          context.bin,
+          [tsc, '--noEmit', '-p', `tsconfig.frameworks-${resolution}.json`],
+          options,
+        );
+        return [];
+      },
+    );
+  }
+}
+
+/** Installs and checks the framework consumers: one project per package manager and Node leg. */
+export async function checkFrameworkConsumers(
+  run: FrameworkRun,
+): Promise<void> {
+  const missing = [...FRAMEWORK_ADAPTERS, ...CANDOR_EXTRAS].filter(
+    (name) => !run.available.includes(name),
+  );
+  if (missing.length > 0) {
+    run.checks.skip(
+      'framework adapters',
+      `not published: ${missing.join(', ')}`,
+    );
+    return;
+  }
+  for (const runtime of run.runtimes) {
+    const leg = runtime.major >= 22 ? 'node22' : 'node20';
+    // The Node 22 project already has the newest majors; Node 24 would repeat it.
+    if (runtime.major > 22) continue;
+    for (const manager of Object.values(PackageManager)) {
+      const commands = frameworkInstallCommands(manager, leg)
+        .map(formatCommand)
+        .join(' && ');
+      let dir: string | undefined;
+      await run.checks.check(
+        `${manager} frameworks (${leg}): ${commands}`,
+        async () => {
+          dir = await createProject(run, manager, leg);
+          return [];
+        },
+      );
+      if (dir !== undefined) {
+        await checkProject(run, dir, {
+          label: `[${manager} · frameworks · node ${runtime.major}]`,
+          bin: runtime.bin,
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * @module Candor inside the OpenAI Agents SDK: the registry's tools as function tools whose output
+ * is Candor's truthful outcome text.
+ */
+export { toOpenAIAgentsTools } from './to-open-ai-agents-tools.ts';
+export type {
+  NeedsApproval,
+  OpenAIAgentsToolsOptions,
+} from './to-open-ai-agents-tools.ts';
