@@ -33,7 +33,9 @@ export interface ToolExecutorCallOptions {
  * ```
  */
 export interface ToolExecutor {
+  /** The tools' specs in the provider format asked for. */
   specs(options: ToolExecutorSpecsOptions): readonly ToolExecutorSpec[];
+  /** Runs one tool call; never rejects: every failure is an ERROR response. */
   call(
     name: string,
     args?: unknown,

@@ -3,7 +3,9 @@
  * methods); the default is silent because packages never print.
  */
 export interface TraceLogger {
+  /** Logs a detail useful only when tracing the reader itself. */
   debug(details: object, message: string): void;
+  /** Logs a line that was skipped or could not be read. */
   warn(details: object, message: string): void;
 }
 
