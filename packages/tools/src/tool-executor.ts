@@ -1,16 +1,18 @@
-import { type JsonSchema } from './provider-specs.ts';
 import { type ToolResponse } from './tool-response.ts';
+import { type ToolSpec } from './tool-spec.ts';
 
-/** One tool as an executor lists it: a name, what it does, and its input as JSON Schema. */
-export interface ToolExecutorSpec {
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema: JsonSchema;
-}
+/**
+ * One tool as an executor lists it: a `ToolSpec` whose output schema and idempotence may be
+ * unknown (absent) for executors that cannot tell.
+ */
+export type ToolExecutorSpec = Omit<ToolSpec, 'idempotent'> & {
+  readonly idempotent?: boolean;
+};
 
 /** What {@link ToolExecutor.specs} is asked. */
 export interface ToolExecutorSpecsOptions {
-  readonly format: 'json-schema';
+  /** The one format there is; accepted for code written when specs had provider formats. */
+  readonly format?: 'json-schema';
   /** Leave out tools whose circuit is open, so a model does not pick them. */
   readonly hideOpenCircuits?: boolean;
 }
@@ -33,8 +35,8 @@ export interface ToolExecutorCallOptions {
  * ```
  */
 export interface ToolExecutor {
-  /** The tools' specs in the provider format asked for. */
-  specs(options: ToolExecutorSpecsOptions): readonly ToolExecutorSpec[];
+  /** The tools' provider-neutral specs: name, description and input JSON Schema. */
+  specs(options?: ToolExecutorSpecsOptions): readonly ToolExecutorSpec[];
   /** Runs one tool call; never rejects: every failure is an ERROR response. */
   call(
     name: string,
