@@ -14,10 +14,12 @@ export const CONSUMER_PACKAGES = [
   '@candor/core',
   '@candor/mcp',
   '@candor/registry',
-  '@candor/testing',
   '@candor/tools',
   '@candor/traces',
 ] as const;
+
+/** Used only by a consumer's tests, so it is a dev dependency. */
+export const CONSUMER_DEV_PACKAGES = ['@candor/testing'] as const;
 
 /** Imported by the consumer scripts themselves, so a strict pnpm project must name it. */
 const RUNTIME_EXTRAS = ['zod'] as const;
@@ -27,17 +29,20 @@ const DEV_DEPENDENCIES = ['typescript@6.0.3', '@types/node@20'] as const;
 
 /**
  * The commands that install Candor into a fresh project, as argv arrays: the runtime packages
- * that exist, then the TypeScript tooling. The README's Install section shows these verbatim.
+ * that exist, then `@candor/testing` with the TypeScript tooling as dev dependencies. The README's Install section shows these verbatim.
  */
 export function installCommands(
   manager: PackageManager,
   available: readonly string[],
 ): string[][] {
   const packages = CONSUMER_PACKAGES.filter((name) => available.includes(name));
+  const devPackages = CONSUMER_DEV_PACKAGES.filter((name) =>
+    available.includes(name),
+  );
   const add = manager === 'npm' ? ['npm', 'install'] : ['pnpm', 'add'];
   return [
     [...add, ...packages, ...RUNTIME_EXTRAS],
-    [...add, '--save-dev', ...DEV_DEPENDENCIES],
+    [...add, '--save-dev', ...devPackages, ...DEV_DEPENDENCIES],
   ];
 }
 

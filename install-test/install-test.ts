@@ -26,6 +26,7 @@ import {
   ConsumerPath,
 } from './consumer-expectations.ts';
 import {
+  CONSUMER_DEV_PACKAGES,
   CONSUMER_PACKAGES,
   formatCommand,
   installCommands,
@@ -568,8 +569,8 @@ async function runSteps(run: Run): Promise<void> {
   );
 
   const available = packages.map(({ name }) => name);
-  const installed = CONSUMER_PACKAGES.filter((name) =>
-    available.includes(name),
+  const installed = [...CONSUMER_PACKAGES, ...CONSUMER_DEV_PACKAGES].filter(
+    (name) => available.includes(name),
   );
   if (!installed.includes('@candor/tools')) {
     checks.expect('consumers', [

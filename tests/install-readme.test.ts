@@ -36,10 +36,11 @@ describe('installCommands', () => {
         '@candor/tools',
         '@candor/errors',
         '@candor/registry',
+        '@candor/testing',
       ]).map(formatCommand),
     ).toEqual([
       'npm install @candor/registry @candor/tools zod',
-      'npm install --save-dev typescript@6.0.3 @types/node@20',
+      'npm install --save-dev @candor/testing typescript@6.0.3 @types/node@20',
     ]);
   });
 

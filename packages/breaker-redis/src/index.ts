@@ -1,6 +1,9 @@
 /**
- * @module One circuit per tool across a fleet of processes: a Redis (or Valkey) state store for
+ * One circuit per tool across a fleet of processes: a Redis (or Valkey) state store for
  * `@candor/breaker`, with a local view on the hot path and a fall back to the local breakers.
+ *
+ * @packageDocumentation
+ * @module \@candor/breaker-redis
  */
 export {
   FleetCircuit,

@@ -1,6 +1,9 @@
 /**
- * @module A per-tool circuit breaker on opossum that counts only tool-health ERROR responses and
+ * A per-tool circuit breaker on opossum that counts only tool-health ERROR responses and
  * never rejects: every call ends in a `ToolResponse`.
+ *
+ * @packageDocumentation
+ * @module \@candor/breaker
  */
 export {
   breakerDefaults,

@@ -154,7 +154,10 @@ export interface ToolBreaker {
   /** Calls `listener` once per real transition. Returns an unsubscribe function. */
   onStateChange(listener: (change: StateChange) => void): () => void;
   /** Refuses every call until each handle returned so far is released. */
-  forceOpen(): { release(): void };
+  forceOpen(): {
+    /** Gives this hold back; the breaker reopens to calls once every hold is released. */
+    release(): void;
+  };
   /** Stops the breaker for good: its timers and listeners go; later calls are refused. */
   shutdown(): void;
 }

@@ -56,7 +56,7 @@ export function bubblewrapArgs(command: IsolatedCommand): string[] {
 }
 
 /**
- * Tries bubblewrap once with the same namespaces {@link bubblewrapArgs} asks for. Installed is
+ * Tries bubblewrap once with the same namespaces the shell tool's sandbox asks for. Installed is
  * not enough: containers often forbid the user namespaces it needs.
  */
 export function probeBubblewrap(bwrap = 'bwrap'): Promise<IsolationSupport> {

@@ -1,6 +1,9 @@
 /**
- * @module First-party tools whose outcomes never lie: read_file, write_file, list_dir, search,
+ * First-party tools whose outcomes never lie: read_file, write_file, list_dir, search,
  * shell, http_fetch and calculator, each a `defineTool` with a zod input schema.
+ *
+ * @packageDocumentation
+ * @module \@candor/builtins
  */
 export {
   BUILTIN_TOOL_NAMES,

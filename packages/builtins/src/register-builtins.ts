@@ -12,6 +12,7 @@ import { writeFileTool } from './write-file-tool.ts';
  * this package depending on it.
  */
 export interface ToolSink {
+  /** Adds one tool; the return value is ignored. */
   register(tool: AnyToolDefinition): unknown;
 }
 

@@ -32,13 +32,17 @@ import { ModelError } from './model-error.ts';
 
 /** Options of {@link Agent}. */
 export interface AgentOptions {
+  /** The model that plans each step: `openaiCompatible`, `anthropic`, `gemini`, `scriptedModel` or any {@link ChatModel}. */
   readonly model: ChatModel;
   /** A `ToolRegistry`, or any {@link ToolExecutor} (a registry filled from MCP, say). */
   readonly registry: ToolExecutor;
+  /** The system instructions sent with every model turn. */
   readonly instructions?: string;
   /** Model turns in one run. Default 10. */
   readonly maxSteps?: number;
+  /** When the run stops because tool calls keep failing: total errors, consecutive errors and repeats of one code (defaults 5, 3 and 2). */
   readonly errorBudget?: ErrorBudgetOptions;
+  /** pino-compatible; silent by default. */
   readonly logger?: Logger;
   /**
    * How tool results are shown to the model: the error-detail budget (`maxDetailBytes`, 4096
@@ -57,6 +61,7 @@ export interface AgentOptions {
 
 /** Options of one run. */
 export interface RunOptions {
+  /** Cancels the run: the model stream and the tool call in flight are aborted. */
   readonly signal?: AbortSignal;
 }
 

@@ -83,7 +83,10 @@ export type ModelEvent =
  * else that streams these events works too.
  */
 export interface ChatModel {
+  /** The provider's name, as in traces (`openai`, `anthropic`, …). */
   readonly provider: string;
+  /** The model's name, as the provider knows it. */
   readonly model: string;
+  /** Sends one request and yields the model's events; tool calls arrive fully assembled. */
   stream(request: ChatRequest): AsyncIterable<ModelEvent>;
 }

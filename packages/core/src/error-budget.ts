@@ -13,9 +13,13 @@ export interface ErrorBudgetOptions {
 
 /** One failed call the budget remembers, for the run's result. */
 export interface RecordedError {
+  /** The tool that failed. */
   readonly toolName: string;
+  /** The failed call's id. */
   readonly callId: string;
+  /** The error code the call ended with. */
   readonly code: ToolErrorCode;
+  /** The error message the call ended with. */
   readonly message: string;
 }
 
@@ -113,6 +117,7 @@ export class ErrorBudget {
     return this.#exhausted;
   }
 
+  /** Why the budget is exhausted, or `undefined` while calls may go on. */
   get exhausted(): BudgetExhaustion | undefined {
     return this.#exhausted;
   }

@@ -1,6 +1,9 @@
 /**
- * @module The agent loop that branches on each tool call's outcome, with OpenAI-compatible,
+ * The agent loop that branches on each tool call's outcome, with OpenAI-compatible,
  * Anthropic, Gemini and scripted models.
+ *
+ * @packageDocumentation
+ * @module \@candor/core
  */
 export { Agent } from './agent.ts';
 export type { AgentOptions, RunOptions } from './agent.ts';

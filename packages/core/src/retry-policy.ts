@@ -14,9 +14,13 @@ export interface RetryOptions {
 
 /** Retry options with every default filled in. */
 export interface RetryPolicy {
+  /** How many times a failed model request is retried. */
   readonly maxRetries: number;
+  /** The longest wait between attempts, in milliseconds. */
   readonly maxRetryDelayMs: number;
+  /** Waits between attempts. */
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Jitter source, in [0, 1). */
   readonly random: () => number;
 }
 

@@ -1,6 +1,9 @@
 /**
- * @module The 15 standard tool error codes, their metadata, and the one boundary where anything
+ * The 15 standard tool error codes, their metadata, and the one boundary where anything
  * thrown becomes a code.
+ *
+ * @packageDocumentation
+ * @module \@candor/errors
  */
 export {
   allToolErrorCodes,

@@ -1,6 +1,10 @@
 /** Anything that carries HTTP headers: a fetch `Headers`, or a plain record of header values. */
 export type HeaderSource =
-  { get(name: string): string | null } | Readonly<Record<string, unknown>>;
+  | {
+      /** The header's value, or `null` when absent (as `Headers.get` returns). */
+      get(name: string): string | null;
+    }
+  | Readonly<Record<string, unknown>>;
 
 function headerValue(headers: HeaderSource, name: string): string | undefined {
   try {

@@ -40,6 +40,16 @@ describe('ToolError', () => {
     ).toThrow(/unknown code "OOPS".*NOT_FOUND, ACCESS_DENIED/);
   });
 
+  it('refuses a positional call and shows the options-object shape', () => {
+    const positional = ToolError as unknown as new (
+      code: string,
+      message: string,
+    ) => ToolError;
+    expect(() => new positional('NOT_FOUND', 'no such file')).toThrow(
+      /takes one options object, new ToolError\(\{ code: 'NOT_FOUND'.*got string/,
+    );
+  });
+
   it('is recognised across duplicate package copies through its marker', () => {
     // A copy from another install of @candor/errors has a different class but the same marker.
     const foreign = Object.assign(new Error('from a copy'), {

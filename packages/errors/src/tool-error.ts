@@ -9,12 +9,17 @@ const MARKER = Symbol.for('@candor/errors.ToolError');
 
 /** What a {@link ToolError} is built from. */
 export interface ToolErrorOptions {
+  /** One of the 15 codes; the response carries exactly this code. */
   readonly code: ToolErrorCode;
+  /** What went wrong, for the model and the logs. */
   readonly message: string;
   /** Defaults to the code's metadata. */
   readonly retryable?: boolean;
+  /** How long to wait before retrying (a RATE_LIMIT's `Retry-After`, say). */
   readonly retryAfterMs?: number;
+  /** Structured facts about the failure, copied into `errorInfo.details`. */
   readonly details?: Readonly<Record<string, unknown>>;
+  /** The underlying error, kept as `Error.cause`. */
   readonly cause?: unknown;
 }
 
@@ -34,7 +39,16 @@ export class ToolError extends Error {
   readonly retryAfterMs: number | undefined;
   readonly details: Readonly<Record<string, unknown>> | undefined;
 
+  /**
+   * Takes one options object: `new ToolError({ code: 'NOT_FOUND', message })`. A positional
+   * call such as `new ToolError('NOT_FOUND', message)` throws a TypeError that shows this shape.
+   */
   constructor(options: ToolErrorOptions) {
+    if (typeof options !== 'object' || (options as unknown) === null) {
+      throw new TypeError(
+        `ToolError takes one options object, new ToolError({ code: 'NOT_FOUND', message: '…' }); got ${typeof options}`,
+      );
+    }
     if (!isToolErrorCode(options.code)) {
       throw new TypeError(
         `ToolError: unknown code ${JSON.stringify(options.code)}; expected one of ${allToolErrorCodes.join(', ')}`,

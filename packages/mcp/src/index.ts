@@ -1,6 +1,9 @@
 /**
- * @module Serve a Candor tool registry over the Model Context Protocol, and put any MCP server's
+ * Serve a Candor tool registry over the Model Context Protocol, and put any MCP server's
  * tools behind Candor's seam.
+ *
+ * @packageDocumentation
+ * @module \@candor/mcp
  */
 export { serveRegistry, createRegistryServer } from './serve-registry.ts';
 export type {

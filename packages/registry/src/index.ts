@@ -1,6 +1,9 @@
 /**
- * @module The one seam every tool call passes through: lookup, validation, approval, breaker,
+ * The one seam every tool call passes through: lookup, validation, approval, breaker,
  * timeout, normalisation, timing, events and logging.
+ *
+ * @packageDocumentation
+ * @module \@candor/registry
  */
 export { ToolRegistry } from './tool-registry.ts';
 export type {

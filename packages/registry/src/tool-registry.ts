@@ -49,8 +49,11 @@ import { ToolTelemetry, type ToolTelemetryOptions } from './tool-telemetry.ts';
 
 /** What an approval gate is asked. `params` are censored. */
 export interface ApprovalRequest {
+  /** The tool the call asks for. */
   readonly toolName: string;
+  /** The call's id. */
   readonly callId: string;
+  /** The arguments, already validated against the tool's input schema. */
   readonly params: unknown;
 }
 
@@ -93,7 +96,12 @@ export interface RegisterOptions {
 
 /** Options for registering a plain function. */
 export interface RegisterFunctionOptions extends RegisterOptions {
+  /** The tool's name; defaults to the function's own `name`. */
   readonly name?: string;
+  /**
+   * What the model reads about the tool; without it the model gets a generic
+   * "Legacy tool … (auto-wrapped function)".
+   */
   readonly description?: string;
   /** A zod schema for the arguments; without one, any JSON object is passed through. */
   readonly input?: z.ZodType;
@@ -101,8 +109,11 @@ export interface RegisterFunctionOptions extends RegisterOptions {
 
 /** Options of {@link ToolRegistry.call}. */
 export interface CallOptions {
+  /** The call's id in events, logs and traces; generated when absent. */
   readonly callId?: string;
+  /** Cancels the call; the tool sees it as `context.signal`. */
   readonly signal?: AbortSignal;
+  /** Overrides the tool's (and the registry's) timeout for this call. */
   readonly timeoutMs?: number;
   /**
    * Receives what the tool reports with `context.reportProgress` while it runs (finite numbers

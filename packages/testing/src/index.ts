@@ -1,3 +1,10 @@
+/**
+ * A scripted LLM provider test server: OpenAI Chat Completions and Anthropic Messages over real
+ * sockets, with scripted conversations, tool-result faults, provider errors and delivery faults.
+ *
+ * @packageDocumentation
+ * @module \@candor/testing
+ */
 export { LlmTestServer } from './llm-test-server.ts';
 export type {
   ContentFilterOptions,

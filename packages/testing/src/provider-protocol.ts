@@ -3,7 +3,7 @@ import type { ScriptedReply } from './scripted-reply.ts';
 /** The wire protocols the server speaks. */
 export const providers = ['openai', 'anthropic', 'gemini'] as const;
 
-/** One of {@link providers}. */
+/** The wire protocol the server speaks: `'openai'`, `'anthropic'` or `'gemini'`. */
 export type Provider = (typeof providers)[number];
 
 /** A provider-shaped error before rendering: status, code (OpenAI `code`, Anthropic `error.type`), message. */

@@ -22,7 +22,9 @@ export interface ToolProgress {
 export interface ToolRunContext {
   /** Aborted on timeout or when the caller cancels; pass it on to fetch, child processes, … */
   readonly signal: AbortSignal;
+  /** The call's id, as in events, logs and traces. */
   readonly callId: string;
+  /** The name the tool was called by. */
   readonly toolName: string;
   /**
    * Tells the caller how far the tool has got (an MCP client sees `notifications/progress`).
@@ -35,8 +37,11 @@ export interface ToolRunContext {
 
 /** A structured tool: a zod input schema and a `run` that returns a `ToolResponse`. */
 export interface ToolDefinition<TInput extends z.ZodType = z.ZodType> {
+  /** The name the model calls the tool by (1 to 64 letters, digits, `_` or `-`). */
   readonly name: string;
+  /** What the model reads about the tool. */
   readonly description: string;
+  /** A zod 4 schema for the arguments; `run` gets its parsed output. */
   readonly input: TInput;
   /** Checks `data` of success and partial responses. */
   readonly output?: z.ZodType;

@@ -1,6 +1,9 @@
 /**
- * @module The ToolResponse protocol: statuses, factories, the zod wire schema, outcomeOf and
+ * The ToolResponse protocol: statuses, factories, the zod wire schema, outcomeOf and
  * defineTool.
+ *
+ * @packageDocumentation
+ * @module \@candor/tools
  */
 export { ToolStatus } from './tool-status.ts';
 export { ToolResponse } from './tool-response.ts';
@@ -63,3 +66,11 @@ export type {
   ToolExecutorSpec,
   ToolExecutorSpecsOptions,
 } from './tool-executor.ts';
+// What a tool throws, and how a catch block names a code, come with the tools package, so the
+// packages on the README's install line are enough (@candor/errors stays their one home).
+export { classifyError, ToolError, ToolErrorCode } from '@candor/errors';
+export type {
+  ClassifiedError,
+  ClassifyOptions,
+  ToolErrorOptions,
+} from '@candor/errors';

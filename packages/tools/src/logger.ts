@@ -14,6 +14,7 @@ export interface Logger {
   readonly info: LogMethod;
   readonly warn: LogMethod;
   readonly error: LogMethod;
+  /** A logger that adds `bindings` to every line, as pino's `child()` does. */
   child(bindings: Readonly<Record<string, unknown>>): Logger;
 }
 

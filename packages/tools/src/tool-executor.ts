@@ -35,7 +35,9 @@ export interface ToolExecutorCallOptions {
  * ```
  */
 export interface ToolExecutor {
+  /** The tools' provider-neutral specs: name, description and input JSON Schema. */
   specs(options?: ToolExecutorSpecsOptions): readonly ToolExecutorSpec[];
+  /** Runs one tool call; never rejects: every failure is an ERROR response. */
   call(
     name: string,
     args?: unknown,

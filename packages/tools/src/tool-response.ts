@@ -217,13 +217,25 @@ function fromThrown(
  * ```
  */
 export const ToolResponse = {
+  /** A SUCCESS response: the model's text, and optional structured `data`. */
   success,
+  /** A PARTIAL response: usable but incomplete, with the `reason` (`truncated`, `rounded`, …). */
   partial,
+  /** An ERROR response with one of the 15 codes; retryability defaults to the code's. */
   error,
+  /**
+   * A refusal by a person or a policy: an ACCESS_DENIED error marked `denied`, never retryable,
+   * which `outcomeOf` reports as `denied` and the breaker does not count.
+   */
   denied,
+  /** The ERROR response for anything thrown, through `classifyError`. */
   fromThrown,
+  /** Checks an unknown value against the wire schema; throws a `ToolProtocolError` if it fails. */
   parse: parseToolResponse,
+  /** Like `parse`, but returns `{ success, response }` or `{ success, error }` instead of throwing. */
   safeParse: safeParseToolResponse,
+  /** Reads a response from its JSON text, checked against the wire schema. */
   fromJSON: toolResponseFromJSON,
+  /** The response as JSON text that `fromJSON` reads back. */
   toJSON: toolResponseToJSON,
 } as const;

@@ -1,6 +1,9 @@
 /**
- * @module One truthful view of tool-call outcomes across agent CLI traces. Each harness is a
+ * One truthful view of tool-call outcomes across agent CLI traces. Each harness is a
  * declarative table file; one normalisation function builds every call record.
+ *
+ * @packageDocumentation
+ * @module \@candor/traces
  */
 export {
   builtinHarnesses,

@@ -1,0 +1,82 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig, type DefaultTheme } from 'vitepress';
+
+const docsDir = join(import.meta.dirname, '..');
+const packagesDir = join(docsDir, '..', 'packages');
+
+// TypeDoc writes the API pages and their sidebar (`pnpm docs:api`); docs:dev and docs:build run
+// it first, so the sidebar is there whenever the site is built.
+const apiSidebarFile = join(docsDir, 'api', 'typedoc-sidebar.json');
+const apiSidebar: DefaultTheme.SidebarItem[] = existsSync(apiSidebarFile)
+  ? (JSON.parse(
+      readFileSync(apiSidebarFile, 'utf8'),
+    ) as DefaultTheme.SidebarItem[])
+  : [];
+
+// One page per published package, each including that package's README.
+const packagePages = readdirSync(join(docsDir, 'packages'))
+  .filter((file) => file.endsWith('.md'))
+  .map((file) => file.slice(0, -'.md'.length))
+  .filter((name) => existsSync(join(packagesDir, name, 'README.md')))
+  .sort();
+
+export default defineConfig({
+  title: 'Candor',
+  description:
+    'AI-agent tools whose outcomes never lie: a failed call can never look like a success.',
+  cleanUrls: true,
+  lastUpdated: false,
+  // Dead internal links fail the build (VitePress's default, kept on purpose).
+  ignoreDeadLinks: false,
+  themeConfig: {
+    search: { provider: 'local' },
+    nav: [
+      { text: 'Getting started', link: '/getting-started' },
+      { text: 'Concepts', link: '/concepts/outcomes' },
+      { text: 'Guides', link: '/migrating-string-tools' },
+      { text: 'API', link: '/api/' },
+    ],
+    sidebar: [
+      {
+        text: 'Introduction',
+        items: [{ text: 'Getting started', link: '/getting-started' }],
+      },
+      {
+        text: 'Concepts',
+        items: [
+          { text: 'Outcomes', link: '/concepts/outcomes' },
+          { text: 'Error codes', link: '/codes' },
+          { text: 'The seam', link: '/concepts/seam' },
+          { text: 'The breaker', link: '/concepts/breaker' },
+          { text: 'The error budget', link: '/concepts/budget' },
+          { text: 'What the model reads', link: '/concepts/model-view' },
+          { text: 'Architecture', link: '/architecture' },
+        ],
+      },
+      {
+        text: 'Guides',
+        items: [
+          { text: 'Migrating string tools', link: '/migrating-string-tools' },
+          { text: 'Built-in tools', link: '/builtins' },
+          { text: 'Testing with the scripted server', link: '/guides/testing' },
+          { text: 'Traces', link: '/guides/traces' },
+          { text: 'Telemetry', link: '/guides/telemetry' },
+          { text: 'MCP', link: '/guides/mcp' },
+          { text: 'Framework adapters', link: '/guides/adapters' },
+          { text: 'One breaker for a fleet', link: '/fleet' },
+          { text: 'Benchmarks', link: '/benchmarks' },
+        ],
+      },
+      {
+        text: 'Packages',
+        collapsed: true,
+        items: packagePages.map((name) => ({
+          text: `@candor/${name}`,
+          link: `/packages/${name}`,
+        })),
+      },
+      { text: 'API reference', link: '/api/', items: apiSidebar },
+    ],
+  },
+});
