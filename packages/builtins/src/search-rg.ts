@@ -8,6 +8,7 @@ import {
   type SearchRequest,
   type SearchResult,
 } from './search-engine.ts';
+import { ripgrepInclude } from './search-pattern.ts';
 
 const MAX_STDERR = 16 * 1024;
 
@@ -39,11 +40,16 @@ export function ripgrepArgs(request: SearchRequest): string[] {
     '--no-ignore',
     '--sort',
     'path',
+    // Raw bytes, like the JavaScript engine: no BOM sniffing, no UTF-16 transcoding.
+    '--encoding',
+    'none',
     request.caseSensitive ? '--case-sensitive' : '--ignore-case',
     ...(request.fixedStrings ? ['--fixed-strings'] : []),
-    ...(request.include === undefined ? [] : ['--glob', request.include]),
+    ...(request.include === undefined
+      ? []
+      : ['--glob', ripgrepInclude(request.include)]),
     '--regexp',
-    request.pattern,
+    request.compiled.rg,
     '--',
     request.target,
   ];
