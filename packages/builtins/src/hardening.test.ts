@@ -5,12 +5,17 @@ import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callTool, codeOf, temporaryRoot } from './__fixtures__/call-tool.ts';
+import { findExecutable } from './find-executable.ts';
 import { httpFetchTool } from './http-fetch-tool.ts';
 import { listDirTool } from './list-dir-tool.ts';
 import { readFileTool } from './read-file-tool.ts';
 import { searchTool } from './search-tool.ts';
 import { shellTool } from './shell-tool.ts';
 import { writeFileTool } from './write-file-tool.ts';
+
+const rgAvailable =
+  'path' in
+  (await findExecutable('rg', process.env['PATH'] ?? '', process.cwd()));
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -82,13 +87,21 @@ describe('non-regular files are refused up front, never opened to block', () => 
     expect(response.text).toMatch(/not a regular file/);
   });
 
-  it('a search walk skips the FIFO and still answers', async () => {
-    const response = await callTool(searchTool({ root, engine: 'js' }), {
-      pattern: 'original',
-    });
-    expect(response.status).toBe('success');
-    expect((response.data as { count: number }).count).toBe(1);
-  });
+  for (const { engine, skip } of [
+    { engine: 'js' as const, skip: false },
+    { engine: 'rg' as const, skip: !rgAvailable },
+  ]) {
+    it.skipIf(skip)(
+      `a search walk (${engine}${skip ? '; skipped: rg is not on PATH' : ''}) skips the FIFO and still answers`,
+      async () => {
+        const response = await callTool(searchTool({ root, engine }), {
+          pattern: 'original',
+        });
+        expect(response.status).toBe('success');
+        expect((response.data as { count: number }).count).toBe(1);
+      },
+    );
+  }
 });
 
 describe("the model's bad arguments are INVALID_PARAM, not tool failures", () => {

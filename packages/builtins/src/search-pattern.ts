@@ -197,12 +197,21 @@ export function ripgrepInclude(include: string): string {
   return include.replace(/\*+/g, '*');
 }
 
-/** A test for file names against an include glob; everything passes without one. */
+/** A name's UTF-8 bytes, one character per byte, so a regular expression can match bytes. */
+function byteString(text: string): string {
+  return Buffer.from(text, 'utf8').toString('latin1');
+}
+
+/**
+ * A test for file names against an include glob; everything passes without one. As in
+ * ripgrep, the glob matches the bytes of the name: `?` is one byte, so a non-ASCII character
+ * takes one `?` per byte of its UTF-8 form.
+ */
 export function includeMatcher(
   include: string | undefined,
 ): (name: string) => boolean {
   if (include === undefined) return () => true;
-  const source = include
+  const source = byteString(include)
     .split('')
     .map((char) => {
       if (char === '*') return '.*';
@@ -210,6 +219,6 @@ export function includeMatcher(
       return char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     })
     .join('');
-  const regex = new RegExp(`^${source}$`, 'su');
-  return (name) => regex.test(name);
+  const regex = new RegExp(`^${source}$`, 's');
+  return (name) => regex.test(byteString(name));
 }

@@ -45,9 +45,10 @@ export function ripgrepArgs(request: SearchRequest): string[] {
     'none',
     request.caseSensitive ? '--case-sensitive' : '--ignore-case',
     ...(request.fixedStrings ? ['--fixed-strings'] : []),
+    // A matching --glob would let hidden files back in; the second glob, later, wins for them.
     ...(request.include === undefined
       ? []
-      : ['--glob', ripgrepInclude(request.include)]),
+      : ['--glob', ripgrepInclude(request.include), '--glob', '!.*']),
     '--regexp',
     request.compiled.rg,
     '--',
