@@ -1,8 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callTool, codeOf, temporaryRoot } from './__fixtures__/call-tool.ts';
 import { findExecutable } from './find-executable.ts';
@@ -47,6 +49,39 @@ describe('write_file is atomic', () => {
     );
     expect((await readdir(root)).sort()).toEqual(['keep.txt', 'pipe']);
   });
+
+  it('a write failing with EFBIG (file-size limit) leaves the original byte for byte, and no temporary file', async () => {
+    const original = Buffer.from(`${'original line\n'.repeat(100)}\u00e9\0`);
+    await writeFile(join(root, 'keep.txt'), original);
+    // 16 blocks (8 KiB in dash, 16 KiB in bash) is far below the 1 MiB written below.
+    const fixture = fileURLToPath(
+      new URL('__fixtures__/write-limited.ts', import.meta.url),
+    );
+    const { stdout } = await promisify(execFile)('/bin/sh', [
+      '-c',
+      `trap '' XFSZ; ulimit -f 16; exec "$0" "$@"`,
+      process.execPath,
+      '--import',
+      import.meta.resolve('tsx/esm'),
+      '--conditions=@candor/source',
+      fixture,
+      root,
+      'keep.txt',
+      String(1024 * 1024),
+    ]);
+    const response = JSON.parse(stdout) as {
+      status: string;
+      errorInfo?: { code: string; message: string };
+    };
+    expect(response.status).toBe('error');
+    expect(response.errorInfo).toMatchObject({
+      code: 'EXECUTION_ERROR',
+      message:
+        'keep.txt was not written: the content is over the file-size limit of the process (EFBIG)',
+    });
+    expect(await readFile(join(root, 'keep.txt'))).toEqual(original);
+    expect((await readdir(root)).sort()).toEqual(['keep.txt', 'pipe']);
+  }, 20_000);
 
   it('keeps the mode of the file it replaces', async () => {
     execFileSync('chmod', ['640', join(root, 'keep.txt')]);
