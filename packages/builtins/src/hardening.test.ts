@@ -1,12 +1,26 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  link,
+  mkdir,
+  readdir,
+  readFile,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callTool, codeOf, temporaryRoot } from './__fixtures__/call-tool.ts';
+import {
+  NOBODY,
+  privilegeMode,
+  runUnprivileged,
+} from './__fixtures__/run-unprivileged.ts';
 import { findExecutable } from './find-executable.ts';
 import { httpFetchTool } from './http-fetch-tool.ts';
 import { listDirTool } from './list-dir-tool.ts';
@@ -15,6 +29,7 @@ import { searchTool } from './search-tool.ts';
 import { shellTool } from './shell-tool.ts';
 import { writeFileTool } from './write-file-tool.ts';
 
+const privileges = await privilegeMode();
 const rgAvailable =
   'path' in
   (await findExecutable('rg', process.env['PATH'] ?? '', process.cwd()));
@@ -96,6 +111,74 @@ describe('write_file is atomic', () => {
     expect(mode).toBe('640');
     expect(await readFile(join(root, 'keep.txt'), 'utf8')).toBe('new\n');
   });
+});
+
+describe('write_file replaces the file', () => {
+  it('a hard link to the old file keeps the old content', async () => {
+    await link(join(root, 'keep.txt'), join(root, 'hard-link.txt'));
+    const response = await callTool(writeFileTool({ root }), {
+      path: 'keep.txt',
+      content: 'new\n',
+    });
+    expect(response.status).toBe('success');
+    expect(await readFile(join(root, 'keep.txt'), 'utf8')).toBe('new\n');
+    expect(await readFile(join(root, 'hard-link.txt'), 'utf8')).toBe(
+      'original content\n',
+    );
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    `keeps the owner when the agent runs as root${process.getuid?.() === 0 ? '' : ' (skipped: not root)'}`,
+    async () => {
+      await chown(join(root, 'keep.txt'), NOBODY, NOBODY);
+      const response = await callTool(writeFileTool({ root }), {
+        path: 'keep.txt',
+        content: 'new\n',
+      });
+      expect(response.status).toBe('success');
+      const info = await stat(join(root, 'keep.txt'));
+      expect([info.uid, info.gid]).toEqual([NOBODY, NOBODY]);
+    },
+  );
+});
+
+describe('the OS denying access is PERMISSION_DENIED', () => {
+  const reason =
+    privileges.mode === 'skip' ? ` (skipped: ${privileges.reason})` : '';
+  it.skipIf(privileges.mode === 'skip').each([
+    ['write_file', { path: 'locked/new.txt', content: 'x' }],
+    ['list_dir', { path: 'locked' }],
+  ] as const)(
+    `%s${reason}`,
+    async (tool, args) => {
+      await mkdir(join(root, 'locked'));
+      await chmod(root, 0o755);
+      // Root bypasses file modes: as root the call runs in a child as `nobody`.
+      await chmod(
+        join(root, 'locked'),
+        privileges.mode === 'child' ? 0o700 : 0o000,
+      );
+      const response = (
+        privileges.mode === 'in-process'
+          ? await callTool(
+              tool === 'write_file'
+                ? writeFileTool({ root })
+                : listDirTool({ root }),
+              args,
+            )
+          : JSON.parse(
+              await runUnprivileged('./call-as-nobody.ts', [
+                tool,
+                root,
+                JSON.stringify(args),
+              ]),
+            )
+      ) as { errorInfo?: { code: string } };
+      await chmod(join(root, 'locked'), 0o755);
+      expect(response.errorInfo?.code).toBe('PERMISSION_DENIED');
+    },
+    20_000,
+  );
 });
 
 describe('non-regular files are refused up front, never opened to block', () => {
