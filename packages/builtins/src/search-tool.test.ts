@@ -95,6 +95,9 @@ describe.each(engines)('search with the $label', ({ engine, skip }) => {
     ['a class set operation', { pattern: '[a&&b]' }, 'INVALID_PARAM'],
     ['a { that starts no repetition', { pattern: 'a{,2}' }, 'INVALID_PARAM'],
     ['a (?P<name>) group', { pattern: '(?P<n>needle)' }, 'success'],
+    ['an x flag', { pattern: '(?x)needle' }, 'INVALID_PARAM'],
+    ['a Unicode class', { pattern: '\\pL\\p{Greek}?' }, 'success'],
+    ['a POSIX class', { pattern: '[[:alpha:]]' }, 'success'],
   ])('%s → %s', async (_name, args, expected) => {
     const response = await callTool(tool(), args);
     expect(codeOf(response)).toBe(expected);
@@ -137,6 +140,46 @@ describe.each(engines)('search with the $label', ({ engine, skip }) => {
       });
       expect((folded.data as SearchData).matches).toEqual([
         { path: 'kelvin.txt', line: 1, text: '\u212A marks kelvin' },
+      ]);
+    },
+  );
+
+  it.skipIf(skip)(
+    'skips hidden files even when include matches them, reads a BOM as part of the line, and matches include on name bytes',
+    async () => {
+      const everything = await callTool(tool(), {
+        pattern: 'needle',
+        include: '*',
+      });
+      expect(
+        (everything.data as SearchData).matches.map((match) => match.path),
+      ).toEqual([
+        'a-b/x.txt',
+        'src/app.ts',
+        'src/nested/deep.ts',
+        'src/notes.md',
+      ]);
+      await writeFile(join(root, 'bom.txt'), '\uFEFFneedle\n');
+      const anchored = await callTool(tool(), {
+        pattern: '^needle',
+        path: 'bom.txt',
+      });
+      expect((anchored.data as SearchData).count).toBe(0);
+      await writeFile(join(root, '\u00e9.txt'), 'needle\n');
+      const oneByte = await callTool(tool(), {
+        pattern: 'needle',
+        include: '?.txt',
+      });
+      // x.txt matches; é.txt is two bytes long before the dot.
+      expect(
+        (oneByte.data as SearchData).matches.map((match) => match.path),
+      ).toEqual(['a-b/x.txt']);
+      const twoBytes = await callTool(tool(), {
+        pattern: 'needle',
+        include: '??.txt',
+      });
+      expect((twoBytes.data as SearchData).matches).toEqual([
+        { path: '\u00e9.txt', line: 1, text: 'needle' },
       ]);
     },
   );
