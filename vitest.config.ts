@@ -24,6 +24,10 @@ export default defineConfig({
   resolve: { conditions: sourceCondition },
   ssr: { resolve: { conditions: sourceCondition } },
   test: {
+    // A hang guard, not a speed goal: tests that start real child processes (the demo, the CLIs,
+    // ripgrep) take seconds on a loaded machine, and a test that truly hangs still fails.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     typecheck: { enabled: true, include: ['**/*.test-d.ts'] },
     projects: [
       ...workspaceDirs.map(({ root, name }) => ({

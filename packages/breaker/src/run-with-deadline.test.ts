@@ -28,6 +28,24 @@ afterEach(() => {
 });
 
 describe('runWithDeadline', () => {
+  it('is cancelled, not broken, when the call is aborted while the tool is starting', async () => {
+    const abort = new CallAbort();
+    const response = await runWithDeadline(
+      options(
+        () =>
+          new Promise<ToolResponse>(() => {
+            abort.abort(new Error('the user pressed stop'));
+          }),
+        abort,
+      ),
+    );
+    expect(response).toMatchObject({
+      status: 'error',
+      errorInfo: { code: 'EXECUTION_ERROR', cancelled: true },
+    });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('sets no timer for a tool that answers synchronously', () => {
     const ok = ToolResponse.success('ok');
     expect(runWithDeadline(options(() => ok))).toBe(ok);

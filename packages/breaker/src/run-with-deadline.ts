@@ -120,23 +120,33 @@ function settle(
 ): Promise<ToolResponse> {
   const { abort, timeoutMs, toolName } = options;
   return new Promise<ToolResponse>((resolve) => {
-    let settled = false;
     let ours: DOMException | undefined;
+    // The abort listener can fire before the deadline and the listener handle exist (a caller
+    // that aborts while the tool is still starting), so finish reads them from here.
+    const call: {
+      settled: boolean;
+      deadline?: { cancel(): void };
+      stopListening?: () => void;
+    } = { settled: false };
     const finish = (response: () => ToolResponse): void => {
-      if (settled) return;
-      settled = true;
-      deadline.cancel();
-      stopListening();
+      if (call.settled) return;
+      call.settled = true;
+      call.deadline?.cancel();
+      call.stopListening?.();
       resolve(response());
     };
-    const stopListening = abort.onAbort((reason) => {
+    call.stopListening = abort.onAbort((reason) => {
       finish(
         reason === ours || isTimeoutReason(reason)
           ? options.timedOut
           : options.cancelled,
       );
     });
-    const deadline = deadlines.add(timeoutMs, () => {
+    if (call.settled) {
+      call.stopListening();
+      return;
+    }
+    call.deadline = deadlines.add(timeoutMs, () => {
       ours = deadlineReason(toolName, timeoutMs);
       abort.abort(ours);
       // A CallAbort already aborted by someone else does not call listeners again.

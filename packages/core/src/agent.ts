@@ -211,10 +211,7 @@ export class Agent {
         usage: undefined,
       };
       try {
-        const tools = this.#registry.specs({
-          format: 'json-schema',
-          hideOpenCircuits: true,
-        });
+        const tools = this.#registry.specs({ hideOpenCircuits: true });
         chat = traced?.startChat({
           ...(this.#instructions === undefined
             ? {}

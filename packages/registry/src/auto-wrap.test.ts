@@ -167,7 +167,36 @@ describe('registration', () => {
     ]);
   });
 
-  it('gives specs for OpenAI, Anthropic and plain JSON Schema', () => {
+  it('gives provider-neutral specs by default, the same as json-schema', () => {
+    const registry = new ToolRegistry({ breaker: false });
+    registry.register(tool);
+    registry.register(
+      defineTool({
+        name: 'safe',
+        description: 'Safe to repeat',
+        input: z.object({}),
+        idempotent: true,
+        run: () => ToolResponse.success('x'),
+      }),
+    );
+    const specs = registry.specs();
+    expect(specs.map((spec) => [spec.name, spec.idempotent])).toEqual([
+      ['dup', false],
+      ['safe', true],
+    ]);
+    expect(specs[0]).toEqual({
+      name: 'dup',
+      description: 'A tool',
+      inputSchema: expect.objectContaining({ type: 'object' }) as unknown,
+      idempotent: false,
+    });
+    expect(registry.specs({ format: 'json-schema' })).toEqual(specs);
+    expect(() =>
+      registry.specs({ format: 'gemini' } as unknown as { format: 'openai' }),
+    ).toThrow(/format must be 'json-schema'.*got "gemini"/);
+  });
+
+  it('still gives the deprecated OpenAI and Anthropic specs', () => {
     const registry = new ToolRegistry({ breaker: false });
     registry.register(tool);
     registry.register(() => 'x', { name: 'old_tool' });

@@ -10,6 +10,7 @@ export type {
   PlainToolFunction,
   RegisterFunctionOptions,
   RegisterOptions,
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
   JsonSchemaToolSpec,
   SpecFormat,
   SpecsByFormat,

@@ -11,7 +11,6 @@ import {
 import {
   type AnthropicToolSpec,
   type AnyToolDefinition,
-  type JsonSchema,
   type OpenAIToolSpec,
   type RedactOptions,
   scrubSecrets,
@@ -24,8 +23,9 @@ import {
   silentLogger,
   toAnthropicTool,
   TOOL_NAME_PATTERN,
-  toolInputJsonSchema,
   ToolProtocolError,
+  toolSpec,
+  type ToolSpec,
   ToolResponse,
   toOpenAITool,
   type ToolRunContext,
@@ -122,29 +122,46 @@ export interface ToolListing {
   readonly timeoutMs: number;
 }
 
-/** Formats of {@link ToolRegistry.specs}. */
-export interface SpecsOptions<TFormat extends SpecFormat = SpecFormat> {
-  readonly format: TFormat;
+/** What {@link ToolRegistry.specs} is asked. */
+export interface SpecsOptions<TFormat extends SpecFormat = 'json-schema'> {
+  /**
+   * Leave out for provider-neutral `ToolSpec`s (the same as `'json-schema'`).
+   * `'openai'` and `'anthropic'` are deprecated: each model wire converts a `ToolSpec` itself.
+   * They are removed in the next minor version.
+   */
+  readonly format?: TFormat;
   /** Leave out tools whose circuit is open, so the model does not pick them. */
   readonly hideOpenCircuits?: boolean;
 }
 
-/** The formats of {@link ToolRegistry.specs}. */
+/**
+ * The formats of {@link ToolRegistry.specs}. Only `'json-schema'` (provider-neutral) stays; the
+ * provider formats are deprecated.
+ */
 export type SpecFormat = 'openai' | 'anthropic' | 'json-schema';
 
-/** A tool as a plain JSON Schema, for any provider. */
-export interface JsonSchemaToolSpec {
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema: JsonSchema;
-}
+/**
+ * A tool as a plain JSON Schema, for any provider.
+ * @deprecated The same as `ToolSpec` from `@candor/tools`; use that name.
+ */
+export type JsonSchemaToolSpec = ToolSpec;
 
 /** What {@link ToolRegistry.specs} returns for each format. */
 export interface SpecsByFormat {
+  /** @deprecated Use the provider-neutral default. */
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
   openai: OpenAIToolSpec;
+  /** @deprecated Use the provider-neutral default. */
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
   anthropic: AnthropicToolSpec;
-  'json-schema': JsonSchemaToolSpec;
+  'json-schema': ToolSpec;
 }
+
+const specFormats: ReadonlySet<string> = new Set<SpecFormat>([
+  'openai',
+  'anthropic',
+  'json-schema',
+]);
 
 interface Entry {
   readonly tool: AnyToolDefinition;
@@ -651,9 +668,12 @@ export class ToolRegistry {
     }));
   }
 
-  /** Tool specs for a provider, or plain JSON Schemas. */
-  specs<TFormat extends SpecFormat>(
-    options: SpecsOptions<TFormat>,
+  /**
+   * Every tool as a provider-neutral `ToolSpec` (name, description, input and output JSON
+   * Schema, idempotence). Each model wire, MCP server or adapter converts these to its own shape.
+   */
+  specs<TFormat extends SpecFormat = 'json-schema'>(
+    options: SpecsOptions<TFormat> = {},
   ): SpecsByFormat[TFormat][] {
     const tools = [...this.#tools.values()]
       .filter(
@@ -662,19 +682,22 @@ export class ToolRegistry {
           this.#breakerState(entry.tool.name) !== 'open',
       )
       .map(({ tool }) => tool);
-    const format: SpecFormat = options.format;
+    const format: SpecFormat = options.format ?? 'json-schema';
+    if (!specFormats.has(format)) {
+      throw new TypeError(
+        `specs: format must be 'json-schema' (or the deprecated 'openai' or 'anthropic'), got ${JSON.stringify(format)}`,
+      );
+    }
     // Each branch builds exactly the type SpecsByFormat names for its format.
     switch (format) {
       case 'openai':
+        // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
         return tools.map(toOpenAITool) as SpecsByFormat[TFormat][];
       case 'anthropic':
+        // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
         return tools.map(toAnthropicTool) as SpecsByFormat[TFormat][];
       case 'json-schema':
-        return tools.map((tool): JsonSchemaToolSpec => ({
-          name: tool.name,
-          description: tool.description,
-          inputSchema: toolInputJsonSchema(tool),
-        })) as SpecsByFormat[TFormat][];
+        return tools.map(toolSpec) as SpecsByFormat[TFormat][];
     }
   }
 

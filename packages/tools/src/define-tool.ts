@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toolInputJsonSchema } from './provider-specs.ts';
+import { toolInputJsonSchema } from './tool-spec.ts';
 import { ToolProtocolError } from './tool-protocol-error.ts';
 import { type ToolResponse } from './tool-response.ts';
 

@@ -32,15 +32,16 @@ export type {
   ToolRunContext,
 } from './define-tool.ts';
 export {
-  toAnthropicTool,
-  toOpenAITool,
   toolInputJsonSchema,
-} from './provider-specs.ts';
-export type {
-  AnthropicToolSpec,
-  JsonSchema,
-  OpenAIToolSpec,
-} from './provider-specs.ts';
+  toolOutputJsonSchema,
+  toolSpec,
+} from './tool-spec.ts';
+export type { JsonSchema, ToolSpec } from './tool-spec.ts';
+// Deprecated provider shapes, kept for one minor version: each wire in @candor/core converts a ToolSpec.
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
+export { toAnthropicTool, toOpenAITool } from './provider-specs.ts';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
+export type { AnthropicToolSpec, OpenAIToolSpec } from './provider-specs.ts';
 export { ToolProtocolError } from './tool-protocol-error.ts';
 export { silentLogger } from './logger.ts';
 export type { Logger, LogMethod } from './logger.ts';

@@ -1,11 +1,14 @@
-import { z } from 'zod';
+// Provider shapes are the wires' business now (each wire in @candor/core converts a ToolSpec).
+// These stay for one minor version so code written against them keeps working.
+/* eslint-disable @typescript-eslint/no-deprecated -- this file is the deprecated surface */
 import { type AnyToolDefinition } from './define-tool.ts';
-import { ToolProtocolError } from './tool-protocol-error.ts';
+import { type JsonSchema, toolInputJsonSchema } from './tool-spec.ts';
 
-/** A JSON Schema object, as providers receive it. */
-export type JsonSchema = Readonly<Record<string, unknown>>;
-
-/** An OpenAI Chat Completions function tool. */
+/**
+ * An OpenAI Chat Completions function tool.
+ * @deprecated Use `registry.specs()` (provider-neutral `ToolSpec`); each model wire converts it.
+ * Removed in the next minor version.
+ */
 export interface OpenAIToolSpec {
   readonly type: 'function';
   readonly function: {
@@ -15,48 +18,22 @@ export interface OpenAIToolSpec {
   };
 }
 
-/** An Anthropic Messages tool. */
+/**
+ * An Anthropic Messages tool.
+ * @deprecated Use `registry.specs()` (provider-neutral `ToolSpec`); each model wire converts it.
+ * Removed in the next minor version.
+ */
 export interface AnthropicToolSpec {
   readonly name: string;
   readonly description: string;
   readonly input_schema: JsonSchema;
 }
 
-const cache = new WeakMap<z.ZodType, JsonSchema>();
-
 /**
- * The JSON Schema of a tool's input, as the model must produce it (zod's input side: before
- * defaults and transforms). Providers require an object at the top.
+ * The tool as an OpenAI (and OpenAI-compatible) function spec.
+ * @deprecated Use `toolSpec(tool)`; the OpenAI-compatible wire converts it. Removed in the next
+ * minor version.
  */
-export function toolInputJsonSchema(tool: AnyToolDefinition): JsonSchema {
-  const cached = cache.get(tool.input);
-  if (cached) return cached;
-  let schema: Record<string, unknown>;
-  try {
-    schema = z.toJSONSchema(tool.input, {
-      io: 'input',
-      unrepresentable: 'throw',
-    });
-  } catch (error: unknown) {
-    throw new ToolProtocolError({
-      field: 'input',
-      message: `tool "${tool.name}": its input schema cannot be expressed as JSON Schema (${error instanceof Error ? error.message : 'unknown reason'})`,
-      cause: error,
-    });
-  }
-  if (schema['type'] !== 'object') {
-    throw new ToolProtocolError({
-      field: 'input',
-      message: `tool "${tool.name}": providers need an object input schema (z.object), got ${JSON.stringify(schema['type'] ?? 'a non-object schema')}`,
-    });
-  }
-  const { $schema: _dialect, ...withoutDialect } = schema;
-  const frozen = Object.freeze(withoutDialect);
-  cache.set(tool.input, frozen);
-  return frozen;
-}
-
-/** The tool as an OpenAI (and OpenAI-compatible) function spec. */
 export function toOpenAITool(tool: AnyToolDefinition): OpenAIToolSpec {
   return {
     type: 'function',
@@ -68,7 +45,11 @@ export function toOpenAITool(tool: AnyToolDefinition): OpenAIToolSpec {
   };
 }
 
-/** The tool as an Anthropic tool spec. */
+/**
+ * The tool as an Anthropic tool spec.
+ * @deprecated Use `toolSpec(tool)`; the Anthropic wire converts it. Removed in the next minor
+ * version.
+ */
 export function toAnthropicTool(tool: AnyToolDefinition): AnthropicToolSpec {
   return {
     name: tool.name,

@@ -1,16 +1,18 @@
-import { type JsonSchema } from './provider-specs.ts';
 import { type ToolResponse } from './tool-response.ts';
+import { type ToolSpec } from './tool-spec.ts';
 
-/** One tool as an executor lists it: a name, what it does, and its input as JSON Schema. */
-export interface ToolExecutorSpec {
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema: JsonSchema;
-}
+/**
+ * One tool as an executor lists it: a `ToolSpec` whose output schema and idempotence may be
+ * unknown (absent) for executors that cannot tell.
+ */
+export type ToolExecutorSpec = Omit<ToolSpec, 'idempotent'> & {
+  readonly idempotent?: boolean;
+};
 
 /** What {@link ToolExecutor.specs} is asked. */
 export interface ToolExecutorSpecsOptions {
-  readonly format: 'json-schema';
+  /** The one format there is; accepted for code written when specs had provider formats. */
+  readonly format?: 'json-schema';
   /** Leave out tools whose circuit is open, so a model does not pick them. */
   readonly hideOpenCircuits?: boolean;
 }
@@ -33,7 +35,7 @@ export interface ToolExecutorCallOptions {
  * ```
  */
 export interface ToolExecutor {
-  specs(options: ToolExecutorSpecsOptions): readonly ToolExecutorSpec[];
+  specs(options?: ToolExecutorSpecsOptions): readonly ToolExecutorSpec[];
   call(
     name: string,
     args?: unknown,
