@@ -96,7 +96,7 @@ describe('write_file is atomic', () => {
     });
     expect(await readFile(join(root, 'keep.txt'))).toEqual(original);
     expect((await readdir(root)).sort()).toEqual(['keep.txt', 'pipe']);
-  }, 20_000);
+  });
 
   it('keeps the mode of the file it replaces', async () => {
     execFileSync('chmod', ['640', join(root, 'keep.txt')]);
@@ -148,37 +148,33 @@ describe('the OS denying access is PERMISSION_DENIED', () => {
   it.skipIf(privileges.mode === 'skip').each([
     ['write_file', { path: 'locked/new.txt', content: 'x' }],
     ['list_dir', { path: 'locked' }],
-  ] as const)(
-    `%s${reason}`,
-    async (tool, args) => {
-      await mkdir(join(root, 'locked'));
-      await chmod(root, 0o755);
-      // Root bypasses file modes: as root the call runs in a child as `nobody`.
-      await chmod(
-        join(root, 'locked'),
-        privileges.mode === 'child' ? 0o700 : 0o000,
-      );
-      const response = (
-        privileges.mode === 'in-process'
-          ? await callTool(
-              tool === 'write_file'
-                ? writeFileTool({ root })
-                : listDirTool({ root }),
-              args,
-            )
-          : JSON.parse(
-              await runUnprivileged('./call-as-nobody.ts', [
-                tool,
-                root,
-                JSON.stringify(args),
-              ]),
-            )
-      ) as { errorInfo?: { code: string } };
-      await chmod(join(root, 'locked'), 0o755);
-      expect(response.errorInfo?.code).toBe('PERMISSION_DENIED');
-    },
-    20_000,
-  );
+  ] as const)(`%s${reason}`, async (tool, args) => {
+    await mkdir(join(root, 'locked'));
+    await chmod(root, 0o755);
+    // Root bypasses file modes: as root the call runs in a child as `nobody`.
+    await chmod(
+      join(root, 'locked'),
+      privileges.mode === 'child' ? 0o700 : 0o000,
+    );
+    const response = (
+      privileges.mode === 'in-process'
+        ? await callTool(
+            tool === 'write_file'
+              ? writeFileTool({ root })
+              : listDirTool({ root }),
+            args,
+          )
+        : JSON.parse(
+            await runUnprivileged('./call-as-nobody.ts', [
+              tool,
+              root,
+              JSON.stringify(args),
+            ]),
+          )
+    ) as { errorInfo?: { code: string } };
+    await chmod(join(root, 'locked'), 0o755);
+    expect(response.errorInfo?.code).toBe('PERMISSION_DENIED');
+  });
 });
 
 describe('non-regular files are refused up front, never opened to block', () => {

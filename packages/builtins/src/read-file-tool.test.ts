@@ -211,7 +211,6 @@ describe.skipIf(privileges.mode === 'skip')(
       expect(response.errorInfo?.message).toBe(
         'The operating system denied access to secret.txt',
       );
-      // Starts a child process as `nobody` (tsx compiles on start), slow on a loaded machine.
-    }, 20_000);
+    });
   },
 );

@@ -301,8 +301,6 @@ describe('search engine failures', () => {
         expect(response.errorInfo?.message).toContain('locked');
         expect(response.errorInfo?.message).toMatch(/permission denied/i);
       },
-      // Starts a child process as `nobody`, which is slow on a loaded machine.
-      20_000,
     );
   }
 });
