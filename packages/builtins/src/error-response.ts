@@ -1,4 +1,5 @@
 import { type ErrorResponse, ToolResponse } from '@candor/tools';
+import { systemErrorCode } from './system-error-code.ts';
 
 // The code comes from classifyError, the one boundary; these only word the message with the
 // workspace path the model used, instead of Node's text with the absolute path.
@@ -8,6 +9,8 @@ const fileMessages: Readonly<Record<string, (path: string) => string>> = {
   EACCES: (path) => `The operating system denied access to ${path}`,
   EPERM: (path) => `The operating system does not permit this on ${path}`,
   EISDIR: (path) => `${path} is a directory`,
+  EFBIG: (path) =>
+    `${path} was not written: the content is over the file-size limit of the process (EFBIG)`,
 };
 
 /**
@@ -21,7 +24,9 @@ export function errorResponse(
 ): ErrorResponse {
   const payload = { ...(path === undefined ? {} : { path }), ...data };
   const response = ToolResponse.fromThrown(error, { data: payload });
-  const systemCode = response.errorInfo.details?.['systemCode'];
+  // classifyError names only the codes it maps; EFBIG stays EXECUTION_ERROR.
+  const systemCode =
+    response.errorInfo.details?.['systemCode'] ?? systemErrorCode(error);
   const wording =
     path !== undefined &&
     typeof systemCode === 'string' &&

@@ -57,6 +57,12 @@ const routes: Record<string, Handler> = {
     r.end();
   },
 };
+for (const status of [400, 408, 409, 410, 412, 422, 504]) {
+  routes[`/${String(status)}`] = (_q, r) => {
+    r.statusCode = status;
+    r.end();
+  };
+}
 
 let server: Server;
 let base: string;
@@ -107,6 +113,13 @@ describe('http_fetch outcomes', () => {
     ['429', '/429', 'RATE_LIMIT'],
     ['500', '/500', 'API_ERROR'],
     ['503', '/503', 'API_ERROR'],
+    ['410', '/410', 'NOT_FOUND'],
+    ['400', '/400', 'INVALID_PARAM'],
+    ['422', '/422', 'INVALID_PARAM'],
+    ['408', '/408', 'TIMEOUT'],
+    ['504', '/504', 'TIMEOUT'],
+    ['409', '/409', 'CONFLICT'],
+    ['412', '/412', 'CONFLICT'],
   ])('%s → %s', async (_name, path, expected) => {
     const response = await callTool(httpFetchTool(), { url: `${base}${path}` });
     expect(codeOf(response)).toBe(expected);

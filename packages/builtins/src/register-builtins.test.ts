@@ -1,8 +1,7 @@
 import {
   type AnyToolDefinition,
   isToolDefinition,
-  toAnthropicTool,
-  toOpenAITool,
+  toolSpec,
 } from '@candor/tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { temporaryRoot } from './__fixtures__/call-tool.ts';
@@ -57,8 +56,9 @@ describe('registerBuiltins', () => {
 
   it('makes tools that every provider accepts', () => {
     for (const tool of createBuiltins({ root })) {
-      expect(toOpenAITool(tool).function.name).toBe(tool.name);
-      expect(toAnthropicTool(tool).name).toBe(tool.name);
+      const spec = toolSpec(tool);
+      expect(spec.name).toBe(tool.name);
+      expect(spec.inputSchema).toMatchObject({ type: 'object' });
     }
   });
 

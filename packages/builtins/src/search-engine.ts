@@ -1,3 +1,5 @@
+import { type SearchPattern } from './search-pattern.ts';
+
 /** One matching line. */
 export interface SearchMatch {
   /** Relative to the workspace root, with `/` separators. */
@@ -15,6 +17,8 @@ export interface SearchRequest {
   /** The real path searched: a directory (walked) or a file (searched as given). */
   readonly target: string;
   readonly pattern: string;
+  /** The pattern, vetted and compiled for both engines. */
+  readonly compiled: SearchPattern;
   readonly fixedStrings: boolean;
   readonly caseSensitive: boolean;
   /** A file-name glob with `*` and `?` only. */

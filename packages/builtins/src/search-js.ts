@@ -8,7 +8,7 @@ import {
   type SearchRequest,
   type SearchResult,
 } from './search-engine.ts';
-import { compileSearchPattern, includeMatcher } from './search-pattern.ts';
+import { includeMatcher } from './search-pattern.ts';
 import { type WorkspaceDir } from './workspace-dir.ts';
 
 /** Where the JS engine starts: an opened directory to walk, or an opened file. */
@@ -20,8 +20,41 @@ interface WalkedFile {
   readonly read: () => Promise<Buffer | undefined>;
 }
 
-/** ripgrep decides a walked file is binary from its first buffer; so does this engine. */
-const BINARY_WINDOW = 64 * 1024;
+/** ripgrep's first read buffer; a line longer than the buffer makes it grow, for good. */
+const FIRST_BUFFER = 64 * 1024;
+/** How long the engine may run before it lets the event loop turn (and a deadline fire). */
+const SLICE_MS = 20;
+
+/**
+ * ripgrep's reading of a walked file, replayed: it fills a buffer, searches up to the last line
+ * break in it, carries the rest over and fills again, growing the buffer to three times its size
+ * when one line does not fit. The buffer is kept from file to file. The first fill whose new
+ * bytes hold a NUL ends the file as binary, and nothing of that fill is searched. Returns how
+ * many leading bytes are searched.
+ */
+export class RipgrepReads {
+  #capacity = FIRST_BUFFER;
+
+  /** The searched length of `bytes`, growing the buffer as ripgrep would. */
+  searchedLength(bytes: Uint8Array): number {
+    const nul = bytes.indexOf(0);
+    let searched = 0;
+    let end = 0;
+    for (;;) {
+      if (end - searched === this.#capacity) this.#capacity *= 3;
+      const read = Math.min(
+        this.#capacity - (end - searched),
+        bytes.length - end,
+      );
+      if (read === 0) return bytes.length;
+      const before = end;
+      end += read;
+      if (nul !== -1 && nul < end) return searched;
+      const lastBreak = bytes.lastIndexOf(10, end - 1);
+      if (lastBreak >= before) searched = lastBreak + 1;
+    }
+  }
+}
 
 /** ripgrep sorts by the bytes of the name; UTF-16 order differs for some non-ASCII names. */
 function byName(a: Dirent, b: Dirent): number {
@@ -84,14 +117,14 @@ async function readRegular(handle: FileHandle): Promise<Buffer | undefined> {
 /**
  * The JavaScript search engine, for machines without ripgrep. Same semantics as the ripgrep
  * engine: hidden files and directories are skipped, ignore files are not read, symbolic links
- * are not followed, a walked file with a NUL byte in its first 64 KiB is skipped as binary, and
- * a matching line is counted once.
+ * are not followed, a walked file is searched up to where ripgrep stops at a NUL byte, and a
+ * matching line is counted once.
  */
 export async function searchWithJs(
   request: SearchRequest,
   start: SearchStart,
 ): Promise<SearchResult> {
-  const regex = compileSearchPattern(request);
+  const reads = new RipgrepReads();
   const include = includeMatcher(request.include);
   const matches: SearchMatch[] = [];
   let count = 0;
@@ -104,12 +137,15 @@ export async function searchWithJs(
       request.signal.throwIfAborted();
       const bytes = await file.read();
       if (bytes === undefined) continue;
-      count += searchFile({
+      count += await searchFile({
         request,
-        regex,
         file: file.path,
         matches,
-        bytes,
+        // A file given as the path is searched whole, binary or not, as ripgrep does.
+        bytes:
+          file.path === request.target
+            ? bytes
+            : bytes.subarray(0, reads.searchedLength(bytes)),
       });
     }
   } catch (error: unknown) {
@@ -126,34 +162,36 @@ export async function searchWithJs(
 
 interface FileSearch {
   readonly request: SearchRequest;
-  readonly regex: RegExp;
   readonly file: string;
   readonly bytes: Buffer;
   /** Filled up to the request's limit. */
   readonly matches: SearchMatch[];
 }
 
-/** Searches one file's bytes; returns how many lines matched. */
-function searchFile({
+/**
+ * Searches one file's bytes; returns how many lines matched. re2js runs in time linear in the
+ * line, and the loop yields to the event loop every few milliseconds, so a large file neither
+ * stalls the process nor outlives the call's deadline.
+ */
+async function searchFile({
   request,
-  regex,
   file,
   bytes,
   matches,
-}: FileSearch): number {
+}: FileSearch): Promise<number> {
   let count = 0;
-  const explicit = file === request.target;
-  const nul = bytes.indexOf(0);
-  if (!explicit && nul !== -1 && nul < BINARY_WINDOW) return 0;
-  // Past the window, ripgrep stops at the NUL byte; lines before it still count.
-  const text = (
-    !explicit && nul !== -1 ? bytes.subarray(0, nul) : bytes
-  ).toString('utf8');
-  const lines = text.split('\n');
+  const regex = request.compiled.js;
+  const lines = bytes.toString('utf8').split('\n');
   if (lines.at(-1) === '') lines.pop();
   const path = relative(request.root, file).split(sep).join('/');
-  lines.forEach((line, index) => {
-    if (!regex.test(line)) return;
+  let slice = performance.now();
+  for (const [index, line] of lines.entries()) {
+    if (performance.now() - slice > SLICE_MS) {
+      await new Promise(setImmediate);
+      request.signal.throwIfAborted();
+      slice = performance.now();
+    }
+    if (!regex.test(line)) continue;
     count += 1;
     if (matches.length < request.limit) {
       matches.push({
@@ -162,6 +200,6 @@ function searchFile({
         text: displayLine(line, request.maxLineChars),
       });
     }
-  });
+  }
   return count;
 }

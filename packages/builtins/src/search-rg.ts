@@ -8,6 +8,7 @@ import {
   type SearchRequest,
   type SearchResult,
 } from './search-engine.ts';
+import { ripgrepInclude } from './search-pattern.ts';
 
 const MAX_STDERR = 16 * 1024;
 
@@ -39,11 +40,17 @@ export function ripgrepArgs(request: SearchRequest): string[] {
     '--no-ignore',
     '--sort',
     'path',
+    // Raw bytes, like the JavaScript engine: no BOM sniffing, no UTF-16 transcoding.
+    '--encoding',
+    'none',
     request.caseSensitive ? '--case-sensitive' : '--ignore-case',
     ...(request.fixedStrings ? ['--fixed-strings'] : []),
-    ...(request.include === undefined ? [] : ['--glob', request.include]),
+    // A matching --glob would let hidden files back in; the second glob, later, wins for them.
+    ...(request.include === undefined
+      ? []
+      : ['--glob', ripgrepInclude(request.include), '--glob', '!.*']),
     '--regexp',
-    request.pattern,
+    request.compiled.rg,
     '--',
     request.target,
   ];

@@ -88,6 +88,16 @@ describe.each(engines)('search with the $label', ({ engine, skip }) => {
     ['a line break escape', { pattern: 'a\\nb' }, 'INVALID_PARAM'],
     ['a literal line break', { pattern: 'a\nb' }, 'INVALID_PARAM'],
     ['a negated include', { pattern: 'x', include: '!*.ts' }, 'INVALID_PARAM'],
+    ['a (?<name>) group', { pattern: '(?<n>a)' }, 'INVALID_PARAM'],
+    ['a \\Q…\\E quote', { pattern: '\\Q.\\E' }, 'INVALID_PARAM'],
+    ['an escape ripgrep lacks', { pattern: 'a\\/b' }, 'INVALID_PARAM'],
+    ['a nested class', { pattern: '[a[b]]' }, 'INVALID_PARAM'],
+    ['a class set operation', { pattern: '[a&&b]' }, 'INVALID_PARAM'],
+    ['a { that starts no repetition', { pattern: 'a{,2}' }, 'INVALID_PARAM'],
+    ['a (?P<name>) group', { pattern: '(?P<n>needle)' }, 'success'],
+    ['an x flag', { pattern: '(?x)needle' }, 'INVALID_PARAM'],
+    ['a Unicode class', { pattern: '\\pL\\p{Greek}?' }, 'success'],
+    ['a POSIX class', { pattern: '[[:alpha:]]' }, 'success'],
   ])('%s → %s', async (_name, args, expected) => {
     const response = await callTool(tool(), args);
     expect(codeOf(response)).toBe(expected);
@@ -115,6 +125,74 @@ describe.each(engines)('search with the $label', ({ engine, skip }) => {
     expect(response.status).toBe('success');
     expect(response.data).toMatchObject({ count: 0, matches: [] });
   });
+
+  it.skipIf(skip)(
+    'matches $ before the line break, not before a carriage return, and folds Unicode case',
+    async () => {
+      const crlf = await callTool(tool(), { pattern: 'markdown$' });
+      expect((crlf.data as SearchData).count).toBe(0);
+      const lf = await callTool(tool(), { pattern: 'needle = 1;$' });
+      expect((lf.data as SearchData).count).toBe(1);
+      await writeFile(join(root, 'kelvin.txt'), '\u212A marks kelvin\n');
+      const folded = await callTool(tool(), {
+        pattern: 'k marks',
+        caseSensitive: false,
+      });
+      expect((folded.data as SearchData).matches).toEqual([
+        { path: 'kelvin.txt', line: 1, text: '\u212A marks kelvin' },
+      ]);
+    },
+  );
+
+  it.skipIf(skip)(
+    'skips hidden files even when include matches them, reads a BOM as part of the line, and matches include on name bytes',
+    async () => {
+      const everything = await callTool(tool(), {
+        pattern: 'needle',
+        include: '*',
+      });
+      expect(
+        (everything.data as SearchData).matches.map((match) => match.path),
+      ).toEqual([
+        'a-b/x.txt',
+        'src/app.ts',
+        'src/nested/deep.ts',
+        'src/notes.md',
+      ]);
+      await writeFile(join(root, 'bom.txt'), '\uFEFFneedle\n');
+      const anchored = await callTool(tool(), {
+        pattern: '^needle',
+        path: 'bom.txt',
+      });
+      expect((anchored.data as SearchData).count).toBe(0);
+      await writeFile(join(root, '\u00e9.txt'), 'needle\n');
+      const oneByte = await callTool(tool(), {
+        pattern: 'needle',
+        include: '?.txt',
+      });
+      // x.txt matches; é.txt is two bytes long before the dot.
+      expect(
+        (oneByte.data as SearchData).matches.map((match) => match.path),
+      ).toEqual(['a-b/x.txt']);
+      const twoBytes = await callTool(tool(), {
+        pattern: 'needle',
+        include: '??.txt',
+      });
+      expect((twoBytes.data as SearchData).matches).toEqual([
+        { path: '\u00e9.txt', line: 1, text: 'needle' },
+      ]);
+    },
+  );
+
+  it.skipIf(skip)(
+    'gives a Unicode script its tables may lack as success or INVALID_PARAM, never a failure',
+    async () => {
+      // Kawi is new in Unicode 15: re2js knows it, ripgrep 13 does not.
+      const response = await callTool(tool(), { pattern: '\\p{Kawi}' });
+      expect(['success', 'INVALID_PARAM']).toContain(codeOf(response));
+      if (engine === 'js') expect(codeOf(response)).toBe('success');
+    },
+  );
 
   it.skipIf(skip)('names the problem of an invalid regex', async () => {
     const response = await callTool(tool(), { pattern: '(unclosed' });

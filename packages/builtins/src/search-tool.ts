@@ -195,7 +195,7 @@ export function searchTool(options: SearchToolOptions) {
       try {
         checkInclude(input.include);
         // Vetted here, so a bad pattern gets the same answer from both engines.
-        compileSearchPattern(input);
+        const compiled = compileSearchPattern(input);
         const target = await guard.resolve(input.path);
         const start = await openStart(guard, target);
         try {
@@ -211,6 +211,7 @@ export function searchTool(options: SearchToolOptions) {
             root: await guard.realRoot(),
             target: target.absolute,
             pattern: input.pattern,
+            compiled,
             fixedStrings: input.fixedStrings,
             caseSensitive: input.caseSensitive,
             include: input.include,
