@@ -112,7 +112,7 @@ export function checkConsumerReport(
 
 /** The calls of `consumer/claude-code-trace.jsonl`, and the outcome the traces CLI must give. */
 export const EXPECTED_TRACE_OUTCOMES: Readonly<Record<string, string>> = {
-  toolu_install_A: 'ok',
+  toolu_install_A: 'success',
   toolu_install_B: 'error',
 };
 

@@ -99,7 +99,7 @@ describe('checkTraceRecords', () => {
   it('accepts one record per call with the right outcomes', () => {
     expect(
       checkTraceRecords(
-        `${line('toolu_install_A', 'ok')}\n${line('toolu_install_B', 'error')}\n`,
+        `${line('toolu_install_A', 'success')}\n${line('toolu_install_B', 'error')}\n`,
       ),
     ).toEqual([]);
   });
@@ -108,21 +108,21 @@ describe('checkTraceRecords', () => {
     expect(
       checkTraceRecords(
         [
-          line('toolu_install_A', ''),
-          line('toolu_install_C', 'ok'),
-          line('toolu_install_D', 'ok'),
+          line('toolu_install_A', 'ok'),
+          line('toolu_install_C', 'success'),
+          line('toolu_install_D', 'success'),
         ].join('\n'),
       ),
     ).toEqual([
-      'toolu_install_A: outcome "", expected "ok"',
+      'toolu_install_A: outcome "ok", expected "success"',
       'no record for toolu_install_B',
       '3 records, expected 2',
     ]);
   });
 
   it('fails output that is not JSON lines', () => {
-    expect(checkTraceRecords('✓ ok Bash ls')).toEqual([
-      'not a JSON line: ✓ ok Bash ls',
+    expect(checkTraceRecords('✓ success Bash ls')).toEqual([
+      'not a JSON line: ✓ success Bash ls',
     ]);
   });
 });

@@ -22,7 +22,13 @@ export type {
 // parse, safeParse, fromJSON and toJSON are reached through ToolResponse, so each has one name.
 export { toolResponseSchema } from './tool-response-schema.ts';
 export type { SafeParseToolResponse } from './tool-response-schema.ts';
-export { isDenied, outcomeOf, ToolOutcome } from './outcome-of.ts';
+export {
+  isDenied,
+  isObservedOutcome,
+  ObservedOutcome,
+  outcomeOf,
+  ToolOutcome,
+} from './outcome-of.ts';
 export {
   defineTool,
   isToolDefinition,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isDenied, outcomeOf } from './outcome-of.ts';
+import {
+  isDenied,
+  isObservedOutcome,
+  ObservedOutcome,
+  outcomeOf,
+  ToolOutcome,
+} from './outcome-of.ts';
 import { ToolResponse } from './tool-response.ts';
 
 describe('outcomeOf', () => {
@@ -30,5 +36,30 @@ describe('outcomeOf', () => {
   ])('%s → %s', (_label, response, outcome) => {
     expect(outcomeOf(response)).toBe(outcome);
     expect(isDenied(response)).toBe(outcome === 'denied');
+  });
+});
+
+describe('ObservedOutcome', () => {
+  it('is the tool outcome words plus unknown, and nothing else', () => {
+    expect(Object.values(ObservedOutcome).sort()).toEqual([
+      'denied',
+      'error',
+      'partial',
+      'success',
+      'unknown',
+    ]);
+    for (const word of Object.values(ToolOutcome))
+      expect(isObservedOutcome(word)).toBe(true);
+  });
+
+  it.each([
+    ['the old trace word for success', 'ok'],
+    ['the old trace word for unknown', ''],
+    ['a different case', 'Success'],
+    ['a non-string', 1],
+    ['undefined', undefined],
+    ['an inherited property name', 'toString'],
+  ])('rejects %s', (_label, value) => {
+    expect(isObservedOutcome(value)).toBe(false);
   });
 });

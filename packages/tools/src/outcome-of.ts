@@ -14,6 +14,35 @@ export const ToolOutcome = {
 /** success, partial, error or denied. */
 export type ToolOutcome = (typeof ToolOutcome)[keyof typeof ToolOutcome];
 
+/**
+ * The outcome of a call seen from outside, in a trace or a transcript: one of the
+ * {@link ToolOutcome} words, or `unknown` when no result was recorded (the call is still in
+ * flight, or was cut off) or its word was not recognised. Unknown is deliberately not success:
+ * a reader that cannot tell must under-report, never wrongly report.
+ *
+ * @example
+ * ```ts
+ * if (record.outcome === ObservedOutcome.UNKNOWN) needsReview.push(record);
+ * ```
+ */
+export const ObservedOutcome = {
+  ...ToolOutcome,
+  UNKNOWN: 'unknown',
+} as const;
+
+/** success, partial, error, denied or unknown. */
+export type ObservedOutcome =
+  (typeof ObservedOutcome)[keyof typeof ObservedOutcome];
+
+const observedOutcomes: ReadonlySet<unknown> = new Set<unknown>(
+  Object.values(ObservedOutcome),
+);
+
+/** True when `value` is one of the five {@link ObservedOutcome} words. */
+export function isObservedOutcome(value: unknown): value is ObservedOutcome {
+  return observedOutcomes.has(value);
+}
+
 /** True for an approval gate's refusal: status error, code ACCESS_DENIED and the denial marker. */
 export function isDenied(response: ToolResponse): boolean {
   return (

@@ -1,4 +1,4 @@
-import type { Outcome } from './outcome.ts';
+import type { ObservedOutcome } from '@candor/tools';
 
 /**
  * Everything the trace said about one call, gathered line by line and still uninterpreted
@@ -17,11 +17,12 @@ export interface CallEvidence {
   /** The field the word was read from when its value was not text (`is_error`), else null. */
   readonly vendorField: string | null;
   /** The table's translation of `vendorStatus` (unknown when the word is not in the map). */
-  readonly vendorOutcome: Outcome;
+  readonly vendorOutcome: ObservedOutcome;
   /** The raw value at the table's `exit_code` path: undefined when absent, null when null. */
   readonly exitCode: unknown;
   /** Reasons of the table's `escalate` entries that matched the outcome line. */
   readonly escalations: readonly string[];
+  /** True once a denial line marked the call; the record's outcome is then `denied`. */
   readonly denied: boolean;
   readonly denialReason: unknown;
   /** Measured on arrival, for the same reason as `argsSummary`. */

@@ -1,4 +1,4 @@
-import type { Outcome } from './outcome.ts';
+import type { ObservedOutcome } from '@candor/tools';
 
 /**
  * One tool call as Candor reports it, whichever harness produced it. Records are plain frozen
@@ -13,8 +13,11 @@ export interface CallRecord {
   readonly tool: string;
   /** A short one-line summary of the arguments (never used for the result length). */
   readonly argsSummary: string;
-  /** `'ok'`, `'error'` or `''` (unknown). Never a raw vendor word. */
-  readonly outcome: Outcome;
+  /**
+   * `success`, `partial`, `error`, `denied` or `unknown` (the words of `@candor/tools`). Never a
+   * raw vendor word. `denied` means the harness refused the call, so it did not run.
+   */
+  readonly outcome: ObservedOutcome;
   /** The vendor's own word, kept as written (`"completed"`, `"true"`, `"0"`), or null if none. */
   readonly vendorStatus: string | null;
   /**
@@ -23,11 +26,12 @@ export interface CallRecord {
    * for a word given as text, or no word.
    */
   readonly vendorField: string | null;
-  /** True when the harness marked the call as denied (permission, policy, declined). */
-  readonly denied: boolean;
-  /** What marked the denial, such as `permission-rule` or `policy_violation`. */
+  /** What marked a denial, such as `permission-rule` or `policy_violation`; else null. */
   readonly denialReason: string | null;
-  /** Why the outcome differs from the vendor's word (`exit code 1`), or null when it does not. */
+  /**
+   * Why the outcome differs from the vendor's word (`exit code 1`), or null when it does not (a
+   * denial's reason is in `denialReason`).
+   */
   readonly evidence: string | null;
   /** Length of the result text, never of the arguments; null when no result was seen. */
   readonly resultLength: number | null;

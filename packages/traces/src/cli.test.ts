@@ -62,7 +62,7 @@ describe('candor-trace', () => {
     const lines = run.stdout.trim().split('\n');
     expect(lines).toHaveLength(10);
     expect(lines.find((line) => line.includes('r9bQWsNLvOrJGIOz'))).toMatch(
-      /^✓ ok /u,
+      /^✓ success /u,
     );
     expect(lines.find((line) => line.includes('call_9'))).toMatch(
       /^✗ error .*vendor "completed" · exit 1 · evidence: exit code 1/u,
@@ -74,7 +74,7 @@ describe('candor-trace', () => {
       /^\? unknown /u,
     );
     expect(lines.at(-1)).toBe(
-      'opencode: 9 calls · 2 ✓ ok · 5 ✗ error (1 ⊘ denied) · 2 ? unknown',
+      'opencode: 9 calls · 2 ✓ success · 4 ✗ error · 1 ⊘ denied · 2 ? unknown',
     );
   });
 
@@ -99,7 +99,9 @@ describe('candor-trace', () => {
         resultLength: 'File not found.'.length,
       }),
     ]);
-    expect(run.stderr).toContain('gemini: 1 call · 0 ✓ ok · 1 ✗ error');
+    expect(run.stderr).toContain(
+      'gemini: 1 call · 0 ✓ success · 1 ✗ error · 0 ⊘ denied · 0 ? unknown',
+    );
   });
 
   it('exits 1 with --fail-on-error only when a call failed', async () => {
@@ -129,7 +131,7 @@ describe('candor-trace', () => {
     expect(deniedOnly.stdout).toContain('⊘ denied');
     expect(deniedOnly.code).toBe(0);
     expect(clean.stdout).toContain(
-      'gemini: 2 calls · 1 ✓ ok · 0 ✗ error · 1 ? unknown',
+      'gemini: 2 calls · 1 ✓ success · 0 ✗ error · 0 ⊘ denied · 1 ? unknown',
     );
   });
 
@@ -146,7 +148,7 @@ describe('candor-trace', () => {
     );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      'codex: 2 calls · 1 ✓ ok · 1 ✗ error · 0 ? unknown',
+      'codex: 2 calls · 1 ✓ success · 1 ✗ error · 0 ⊘ denied · 0 ? unknown',
     );
     expect(run.stdout).toContain('2 malformed lines skipped:');
     expect(run.stdout).toMatch(/line 2: .+/u);
@@ -169,17 +171,21 @@ describe('candor-trace', () => {
           JSON.parse(line) as {
             callId: string;
             outcome: string;
-            denied: boolean;
+            denialReason: string | null;
           },
       );
     expect(
-      records.map((record) => [record.callId, record.outcome, record.denied]),
+      records.map((record) => [
+        record.callId,
+        record.outcome,
+        record.denialReason,
+      ]),
     ).toEqual([
-      ['c-1', 'ok', false],
-      ['c-2', 'error', false],
-      ['c-3', 'error', true],
-      ['c-4', '', false],
-      ['c-5', '', false],
+      ['c-1', 'success', null],
+      ['c-2', 'error', null],
+      ['c-3', 'denied', 'production guard'],
+      ['c-4', 'unknown', null],
+      ['c-5', 'unknown', null],
     ]);
   });
 
@@ -301,7 +307,7 @@ describe('pnpm demo:traces', () => {
     const blocks = run.stdout.split('\n\n');
     for (const harness of ['claude-code', 'codex', 'gemini', 'opencode']) {
       const block = blocks.find((text) => text.startsWith(`${harness}:`));
-      expect(block, harness).toContain('naive   ✓ ok');
+      expect(block, harness).toContain('naive   ✓ success');
       expect(block, harness).toMatch(/candor {2}(✗ error|\? unknown)/u);
     }
   });

@@ -103,7 +103,7 @@ for (const demo of cases) {
   }
   out.push(`${demo.harness}: ${demo.story}`);
   const events = demo.lines.map((line) => JSON.parse(line) as Event);
-  const naive = demo.naive.succeeded(events) ? '✓ ok' : '✗ error';
+  const naive = demo.naive.succeeded(events) ? '✓ success' : '✗ error';
   out.push(`  naive   ${naive}  (${demo.naive.reads})`);
   for (const record of records) out.push(`  candor  ${formatRecord(record)}`);
   out.push('');

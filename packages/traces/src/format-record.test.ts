@@ -12,7 +12,6 @@ const record: CallRecord = {
   outcome: 'error',
   vendorStatus: 'completed',
   vendorField: null,
-  denied: false,
   denialReason: null,
   evidence: 'exit code 2',
   resultLength: 10,
@@ -23,11 +22,12 @@ const record: CallRecord = {
 };
 
 describe('formatRecord', () => {
-  it('marks each outcome, and a denial over any outcome', () => {
-    expect(recordSymbol({ ...record, outcome: 'ok' })).toBe('✓');
+  it('marks each outcome word', () => {
+    expect(recordSymbol({ ...record, outcome: 'success' })).toBe('✓');
+    expect(recordSymbol({ ...record, outcome: 'partial' })).toBe('◐');
     expect(recordSymbol(record)).toBe('✗');
-    expect(recordSymbol({ ...record, outcome: '' })).toBe('?');
-    expect(recordSymbol({ ...record, denied: true })).toBe('⊘');
+    expect(recordSymbol({ ...record, outcome: 'denied' })).toBe('⊘');
+    expect(recordSymbol({ ...record, outcome: 'unknown' })).toBe('?');
   });
 
   it('shows the facts behind the outcome', () => {
@@ -37,7 +37,7 @@ describe('formatRecord', () => {
     expect(
       formatRecord({
         ...record,
-        outcome: '',
+        outcome: 'unknown',
         vendorStatus: null,
         exitCode: null,
         evidence: null,
@@ -48,7 +48,7 @@ describe('formatRecord', () => {
     expect(
       formatRecord({
         ...record,
-        denied: true,
+        outcome: 'denied',
         denialReason: 'declined',
         exitCode: null,
         evidence: null,
@@ -64,11 +64,11 @@ describe('formatSummary', () => {
     harness: 'codex',
     lines: 30,
     calls: 1,
-    ok: 0,
+    success: 0,
+    partial: 0,
     error: 1,
-    unknown: 0,
     denied: 0,
-    failed: 1,
+    unknown: 0,
     malformed: 22,
     malformedLines: [{ line: 3, message: 'not a JSON object' }],
     unrecognised: 0,
@@ -77,12 +77,31 @@ describe('formatSummary', () => {
 
   it('counts calls, lists malformed lines by number and says what was cut short', () => {
     expect(formatSummary(summary).split('\n')).toEqual([
-      'codex: 1 call · 0 ✓ ok · 1 ✗ error · 0 ? unknown',
+      'codex: 1 call · 0 ✓ success · 1 ✗ error · 0 ⊘ denied · 0 ? unknown',
       '22 malformed lines skipped:',
       '  line 3: not a JSON object',
       '  … and 21 more',
       '2 calls reported as unknown because the window was full',
     ]);
+  });
+
+  it('shows partial only when a table produced one, and every word with its mark', () => {
+    expect(
+      formatSummary({
+        ...summary,
+        calls: 9,
+        success: 4,
+        partial: 1,
+        error: 2,
+        denied: 1,
+        unknown: 1,
+        malformed: 0,
+        malformedLines: [],
+        evicted: 0,
+      }),
+    ).toBe(
+      'codex: 9 calls · 4 ✓ success · 1 ◐ partial · 2 ✗ error · 1 ⊘ denied · 1 ? unknown',
+    );
   });
 });
 
@@ -92,7 +111,7 @@ describe('formatRecord shows a non-text vendor value as the fact it is', () => {
       formatRecord({
         ...record,
         harness: 'claude-code',
-        outcome: 'ok',
+        outcome: 'success',
         vendorStatus: 'false',
         vendorField: 'is_error',
         evidence: null,

@@ -1,22 +1,18 @@
 import type { CallRecord } from './call-record.ts';
-import { Outcome } from './outcome.ts';
+import { ObservedOutcome } from '@candor/tools';
 
-/** The mark shown for a record: ⊘ denied (whatever its outcome), ✓ ok, ✗ error, ? unknown. */
+/** The mark of each outcome word: ✓ success, ◐ partial, ✗ error, ⊘ denied, ? unknown. */
+export const outcomeSymbol: Readonly<Record<ObservedOutcome, string>> = {
+  success: '✓',
+  partial: '◐',
+  error: '✗',
+  denied: '⊘',
+  unknown: '?',
+};
+
+/** The mark shown for a record: ✓ success, ◐ partial, ✗ error, ⊘ denied, ? unknown. */
 export function recordSymbol(record: CallRecord): string {
-  if (record.denied) return '⊘';
-  switch (record.outcome) {
-    case Outcome.Ok:
-      return '✓';
-    case Outcome.Error:
-      return '✗';
-    case Outcome.Unknown:
-      return '?';
-  }
-}
-
-function label(record: CallRecord): string {
-  if (record.denied) return 'denied';
-  return record.outcome === Outcome.Unknown ? 'unknown' : record.outcome;
+  return outcomeSymbol[record.outcome];
 }
 
 /**
@@ -37,13 +33,14 @@ export function formatRecord(record: CallRecord): string {
         ? `vendor "${record.vendorStatus}"`
         : `vendor ${record.vendorField}: ${record.vendorStatus}`,
     );
-  else if (record.outcome === Outcome.Unknown)
+  else if (record.outcome === ObservedOutcome.UNKNOWN)
     facts.push('no outcome reported');
   else facts.push('no vendor word');
   if (record.exitCode !== null) facts.push(`exit ${record.exitCode}`);
-  if (record.denied) facts.push(`denied: ${record.denialReason ?? 'yes'}`);
+  if (record.outcome === ObservedOutcome.DENIED)
+    facts.push(`denied: ${record.denialReason ?? 'yes'}`);
   if (record.evidence !== null) facts.push(`evidence: ${record.evidence}`);
   const tool = record.tool === '' ? '(unnamed tool)' : record.tool;
   const args = record.argsSummary === '' ? '' : ` ${record.argsSummary}`;
-  return `${recordSymbol(record)} ${label(record).padEnd(7)} ${tool}${args}  [${facts.join(' · ')}]`;
+  return `${recordSymbol(record)} ${record.outcome.padEnd(7)} ${tool}${args}  [${facts.join(' · ')}]`;
 }

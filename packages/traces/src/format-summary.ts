@@ -1,3 +1,4 @@
+import { outcomeSymbol } from './format-record.ts';
 import type { TraceSummary } from './trace-normaliser.ts';
 
 function plural(count: number, word: string): string {
@@ -10,7 +11,7 @@ function plural(count: number, word: string): string {
  * @example
  * ```ts
  * formatSummary(trace.summary);
- * // codex: 4 calls · 1 ✓ ok · 2 ✗ error (1 ⊘ denied) · 1 ? unknown
+ * // codex: 4 calls · 1 ✓ success · 1 ✗ error · 1 ⊘ denied · 1 ? unknown
  * ```
  */
 export function formatSummary(summary: TraceSummary): string {
@@ -20,9 +21,14 @@ export function formatSummary(summary: TraceSummary): string {
       `no harness recognised in ${plural(summary.lines, 'line')}; name one with --harness`,
     );
   } else {
-    const denied = summary.denied > 0 ? ` (${summary.denied} ⊘ denied)` : '';
+    // Partial is shown only when a table produced it: no shipped harness reports one.
+    const counts = (
+      ['success', 'partial', 'error', 'denied', 'unknown'] as const
+    )
+      .filter((word) => word !== 'partial' || summary.partial > 0)
+      .map((word) => `${summary[word]} ${outcomeSymbol[word]} ${word}`);
     lines.push(
-      `${summary.harness}: ${plural(summary.calls, 'call')} · ${summary.ok} ✓ ok · ${summary.error} ✗ error${denied} · ${summary.unknown} ? unknown`,
+      `${summary.harness}: ${plural(summary.calls, 'call')} · ${counts.join(' · ')}`,
     );
   }
   if (summary.malformed > 0) {

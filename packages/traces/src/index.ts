@@ -18,7 +18,6 @@ export { loadTraceTable } from './load-trace-table.ts';
 export { measureResult } from './measure-result.ts';
 export { normaliseCall } from './normalise-call.ts';
 export type { NormaliseOptions } from './normalise-call.ts';
-export { isOutcome, Outcome } from './outcome.ts';
 export { parseTraceTable } from './parse-trace-table.ts';
 export type { TraceTable } from './parse-trace-table.ts';
 export { readTrace } from './read-trace.ts';
@@ -36,3 +35,5 @@ export { TraceTableError } from './trace-table-error.ts';
 export type { TraceTableProblem } from './trace-table-error.ts';
 export { TraceTableSchema } from './trace-table-schema.ts';
 export type { TraceTableDefinition } from './trace-table-schema.ts';
+// The outcome words are @candor/tools' own, re-exported so a reader of traces needs no second import.
+export { isObservedOutcome, ObservedOutcome } from '@candor/tools';

@@ -137,7 +137,7 @@ describe('compileLineFilter', () => {
     expect(summary.malformedLines.map((malformed) => malformed.line)).toEqual([
       1, 2, 3,
     ]);
-    expect(records[0]).toMatchObject({ callId: 't1', outcome: 'ok' });
+    expect(records[0]).toMatchObject({ callId: 't1', outcome: 'success' });
   });
 
   it('gives no filter when some rule could match any line', () => {
@@ -178,11 +178,14 @@ describe('compileLineFilter', () => {
       lines: 801,
       calls: 101,
       error: 34,
-      ok: 66,
+      success: 66,
       unknown: 1,
       malformed: 0,
     });
-    expect(records.at(-1)).toMatchObject({ callId: 'last', outcome: '' });
+    expect(records.at(-1)).toMatchObject({
+      callId: 'last',
+      outcome: 'unknown',
+    });
   });
 });
 

@@ -11,7 +11,7 @@ const settledOk: CallEvidence = {
   settled: true,
   vendorStatus: 'completed',
   vendorField: null,
-  vendorOutcome: 'ok',
+  vendorOutcome: 'success',
   exitCode: undefined,
   escalations: [],
   denied: false,
@@ -28,10 +28,9 @@ describe('normaliseCall', () => {
       callId: 'call_1',
       tool: 'bash',
       argsSummary: '{"command":"false"}',
-      outcome: 'ok',
+      outcome: 'success',
       vendorStatus: 'completed',
       vendorField: null,
-      denied: false,
       denialReason: null,
       evidence: null,
       resultLength: 5,
@@ -51,47 +50,50 @@ describe('normaliseCall', () => {
       evidence: 'exit code 1',
     });
     expect(normaliseCall(evidence, { vendorOnly: true })).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       exitCode: 1,
       evidence: null,
     });
   });
 
   it('does not explain an exit code that agrees with the vendor', () => {
-    const declined = {
+    const failed = {
       ...settledOk,
-      vendorStatus: 'declined',
+      vendorStatus: 'failed',
       vendorOutcome: 'error' as const,
       exitCode: -1,
     };
-    expect(normaliseCall(declined)).toMatchObject({
+    expect(normaliseCall(failed)).toMatchObject({
       outcome: 'error',
       evidence: null,
     });
   });
 
-  it('never turns an unknown word into ok because the exit code is 0', () => {
+  it('never turns an unknown word into success because the exit code is 0', () => {
     const evidence = {
       ...settledOk,
       vendorStatus: 'paused',
-      vendorOutcome: '' as const,
+      vendorOutcome: 'unknown' as const,
       exitCode: 0,
     };
     expect(normaliseCall(evidence)).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: 'paused',
     });
+    expect(normaliseCall(evidence, { vendorOnly: true }).outcome).toBe(
+      'unknown',
+    );
   });
 
-  it('makes a null exit code (killed, timed out) unknown rather than ok', () => {
+  it('makes a null exit code (killed, timed out) unknown rather than success', () => {
     expect(normaliseCall({ ...settledOk, exitCode: null })).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       evidence: 'no exit code',
     });
     expect(
       normaliseCall({ ...settledOk, exitCode: null }, { vendorOnly: true })
         .outcome,
-    ).toBe('ok');
+    ).toBe('success');
   });
 
   it('applies table escalations', () => {
@@ -107,11 +109,11 @@ describe('normaliseCall', () => {
       ...settledOk,
       settled: false,
       vendorStatus: null,
-      vendorOutcome: 'ok' as const,
+      vendorOutcome: 'success' as const,
       exitCode: 2,
     };
     expect(normaliseCall(open)).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: null,
       evidence: null,
     });
@@ -143,10 +145,24 @@ describe('normaliseCall', () => {
     });
     expect(Object.isFrozen(record)).toBe(true);
     expect(record).toMatchObject({
-      denied: true,
+      outcome: 'denied',
       denialReason: 'permission-rule',
       tool: '',
     });
+  });
+
+  it('makes a denial mark win over any other word or evidence, even in vendor-only mode', () => {
+    for (const vendorOnly of [false, true]) {
+      for (const evidence of [
+        { ...settledOk, exitCode: 1 },
+        { ...settledOk, settled: false, vendorStatus: null },
+        { ...settledOk, vendorOutcome: 'unknown' as const },
+      ]) {
+        expect(
+          normaliseCall({ ...evidence, denied: true }, { vendorOnly }),
+        ).toMatchObject({ outcome: 'denied', evidence: null });
+      }
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import type { CallEvidence } from './call-evidence.ts';
 import type { CallRecord } from './call-record.ts';
-import { Outcome } from './outcome.ts';
+import { ObservedOutcome } from '@candor/tools';
 
 /** Options of {@link normaliseCall}. */
 export interface NormaliseOptions {
@@ -71,33 +71,34 @@ function toIsoTime(value: unknown): string | null {
 // allocated only for the calls it concerns, which are few.
 function overruling(
   evidence: CallEvidence,
-): readonly [Outcome, string] | undefined {
+): readonly [ObservedOutcome, string] | undefined {
   const { exitCode } = evidence;
   if (typeof exitCode === 'number' && exitCode !== 0) {
-    return [Outcome.Error, `exit code ${exitCode}`];
+    return [ObservedOutcome.ERROR, `exit code ${exitCode}`];
   }
   if (evidence.escalations.length > 0) {
-    return [Outcome.Error, evidence.escalations.join('; ')];
+    return [ObservedOutcome.ERROR, evidence.escalations.join('; ')];
   }
   // A declared exit code that is null means the command never exited on its own (opencode:
   // killed by a signal, timed out, aborted): that is not evidence of success.
-  if (exitCode === null && evidence.vendorOutcome === Outcome.Ok) {
-    return [Outcome.Unknown, 'no exit code'];
+  if (exitCode === null && evidence.vendorOutcome === ObservedOutcome.SUCCESS) {
+    return [ObservedOutcome.UNKNOWN, 'no exit code'];
   }
   return undefined;
 }
 
 /**
  * The one place a call record is built. Every harness goes through here with the same rules:
- * a call with no outcome line is unknown; a structured exit code other than 0 makes the call an
- * error even when the vendor said it completed; a table escalation (such as opencode's
- * `tool:"invalid"`) makes it an error; otherwise the table's translation of the vendor word
- * stands. The raw vendor word is always kept in `vendorStatus`.
+ * a call the harness marked as denied is `denied` (it did not run); a call with no outcome line
+ * is `unknown`; a structured exit code other than 0 makes the call an error even when the
+ * vendor said it completed; a table escalation (such as opencode's `tool:"invalid"`) makes it
+ * an error; otherwise the table's translation of the vendor word stands, and a word the table
+ * does not know is `unknown`. The raw vendor word is always kept in `vendorStatus`.
  *
  * @example
  * ```ts
  * const record = normaliseCall(evidence, { vendorOnly: false });
- * record.outcome; // 'ok' | 'error' | ''
+ * record.outcome; // 'success' | 'partial' | 'error' | 'denied' | 'unknown'
  * ```
  */
 export function normaliseCall(
@@ -105,11 +106,14 @@ export function normaliseCall(
   options: NormaliseOptions = {},
 ): CallRecord {
   // Silence is unknown, whatever the table might say about absent words.
-  let outcome: Outcome = evidence.settled
+  let outcome: ObservedOutcome = evidence.settled
     ? evidence.vendorOutcome
-    : Outcome.Unknown;
+    : ObservedOutcome.UNKNOWN;
   let reason: string | null = null;
-  if (evidence.settled && options.vendorOnly !== true) {
+  if (evidence.denied) {
+    // The harness's own mark: whatever else the trace says, the call was refused, not run.
+    outcome = ObservedOutcome.DENIED;
+  } else if (evidence.settled && options.vendorOnly !== true) {
     const overruled = overruling(evidence);
     // Only say why when the evidence changed the answer.
     if (overruled !== undefined && overruled[0] !== outcome) {
@@ -125,7 +129,6 @@ export function normaliseCall(
     outcome,
     vendorStatus: evidence.settled ? evidence.vendorStatus : null,
     vendorField: evidence.settled ? evidence.vendorField : null,
-    denied: evidence.denied,
     denialReason:
       typeof denialReason === 'string' && denialReason !== ''
         ? denialReason

@@ -27,7 +27,7 @@ const valid = {
       status: { from: [{ path: 'verdict' }], map: 'verdict_map' },
     },
   ],
-  verdict_map: { fine: 'ok', broken: 'error' },
+  verdict_map: { fine: 'success', broken: 'error' },
 };
 
 function problemsOf(value: unknown): string[] {
@@ -63,11 +63,64 @@ describe('parseTraceTable', () => {
     expect(problemsOf(withoutHarness)).toEqual([
       expect.stringMatching(/^acme\.json: harness: /u),
     ]);
-    expect(problemsOf({ ...valid, verdict_map: { fine: 'success' } })).toEqual([
-      'acme.json: verdict_map.fine: expected "ok", "error" or "" (unknown)',
+    expect(problemsOf({ ...valid, verdict_map: { fine: 'fine' } })).toEqual([
+      'acme.json: verdict_map.fine: expected "success", "partial", "error", "denied", "unknown"',
     ]);
     expect(problemsOf({ ...valid, rulez: [] })).toEqual([
       'acme.json: rulez: is not a known field (translation tables must end in "_map")',
+    ]);
+  });
+
+  it('tells a table written with the old words what to write instead', () => {
+    expect(
+      problemsOf({ ...valid, verdict_map: { fine: 'ok', odd: '' } }),
+    ).toEqual([
+      'acme.json: verdict_map.fine: expected "success", "partial", "error", "denied", "unknown"; "ok" is the old word for "success"',
+      'acme.json: verdict_map.odd: expected "success", "partial", "error", "denied", "unknown"; "" is the old word for "unknown"',
+    ]);
+    const rules: unknown[] = [
+      valid.rules[0],
+      {
+        ...valid.rules[1],
+        status: {
+          from: [{ path: 'verdict' }],
+          map: 'verdict_map',
+          absent: 'ok',
+        },
+      },
+    ];
+    expect(problemsOf({ ...valid, rules })).toEqual([
+      'acme.json: rules[1].status.absent: expected "success", "partial", "error", "denied", "unknown"; "ok" is the old word for "success"',
+    ]);
+    // A prototype name is an unknown word, not a lookup into the renames.
+    expect(problemsOf({ ...valid, verdict_map: { fine: 'toString' } })).toEqual(
+      [
+        'acme.json: verdict_map.fine: expected "success", "partial", "error", "denied", "unknown"',
+      ],
+    );
+  });
+
+  it('accepts every outcome word in a map, and denied and partial mean what they say', () => {
+    const table = parseTraceTable(
+      {
+        ...valid,
+        verdict_map: {
+          fine: 'success',
+          half: 'partial',
+          broken: 'error',
+          vetoed: 'denied',
+          later: 'unknown',
+        },
+      },
+      { source: 'acme.json' },
+    );
+    const map = table.rules[1]?.status?.map;
+    expect(map === undefined ? [] : [...map.values()]).toEqual([
+      'success',
+      'partial',
+      'error',
+      'denied',
+      'unknown',
     ]);
   });
 

@@ -1,7 +1,6 @@
 import { allOf, anyOf, type Condition } from './condition.ts';
 import { compilePath, type JsonPath, type PathReader } from './json-path.ts';
 import { compileLineFilter, type LineFilter } from './line-filter.ts';
-import { isOutcome, type Outcome } from './outcome.ts';
 import { indexRules, type RuleIndex } from './rule-index.ts';
 import {
   TraceTableError,
@@ -12,6 +11,7 @@ import {
   TranslationMapSchema,
   type TraceTableDefinition,
 } from './trace-table-schema.ts';
+import { isObservedOutcome, type ObservedOutcome } from '@candor/tools';
 
 // Every compiled object of a kind has the same keys in the same order (unused ones hold
 // neutral values), so property reads on the per-line path stay monomorphic and fast.
@@ -47,11 +47,11 @@ export interface StatusSpec {
     readonly word: string | undefined;
   }[];
   readonly mapName: string;
-  readonly map: ReadonlyMap<string, Outcome>;
+  readonly map: ReadonlyMap<string, ObservedOutcome>;
   /** The translation of any word the map does not list (its `"*"` key), if it has one. */
-  readonly otherwise: Outcome | undefined;
+  readonly otherwise: ObservedOutcome | undefined;
   /** The outcome when no `from` path holds a value, if the table says absence means something. */
-  readonly absent: Outcome | undefined;
+  readonly absent: ObservedOutcome | undefined;
 }
 
 /** A compiled rule. */
@@ -237,10 +237,10 @@ function compileStatus(
 ): StatusSpec {
   // Validated already; parsing again only recovers the type of an index-signature key.
   const words = TranslationMapSchema.parse(table[status.map]);
-  const map = new Map<string, Outcome>();
-  let otherwise: Outcome | undefined;
+  const map = new Map<string, ObservedOutcome>();
+  let otherwise: ObservedOutcome | undefined;
   for (const [word, outcome] of Object.entries(words)) {
-    if (!isOutcome(outcome)) continue;
+    if (!isObservedOutcome(outcome)) continue;
     if (word === '*') otherwise = outcome;
     else map.set(word, outcome);
   }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallRecord } from './call-record.ts';
 import { loadTraceTable } from './load-trace-table.ts';
 import { builtinTraceTables } from './builtin-trace-tables.ts';
-import { isOutcome } from './outcome.ts';
+import { isObservedOutcome } from '@candor/tools';
 import { readTrace } from './read-trace.ts';
 import type {
   TraceNormaliserOptions,
@@ -40,9 +40,10 @@ function get(records: Map<string, CallRecord>, callId: string): CallRecord {
   return record;
 }
 
+// gemini's own word `success` is also an outcome word, so it cannot be told apart here; the
+// gemini tests check that it is translated, not copied (`skipped` stays unknown).
 const vendorWords = [
   'completed',
-  'success',
   'failed',
   'declined',
   'in_progress',
@@ -54,7 +55,7 @@ const vendorWords = [
 
 function expectNoVendorWordInOutcome(list: readonly CallRecord[]): void {
   for (const record of list) {
-    expect(isOutcome(record.outcome)).toBe(true);
+    expect(isObservedOutcome(record.outcome)).toBe(true);
     expect(vendorWords).not.toContain(record.outcome);
   }
 }
@@ -64,9 +65,8 @@ describe('claude-code stream-json', () => {
     const { records, summary } = await read('claude-code/stream-json.jsonl');
     expect(summary.harness).toBe('claude-code');
     expect(get(records, 'toolu_01A')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       vendorStatus: 'false',
-      denied: false,
       tool: 'Bash',
     });
     expect(get(records, 'toolu_01B')).toMatchObject({
@@ -78,15 +78,15 @@ describe('claude-code stream-json', () => {
       tool: 'Grep',
     });
     expect(get(records, 'toolu_01K')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       tool: 'Glob',
     });
   });
 
-  it('reads a tool_result without is_error as ok, not unknown (the trap)', async () => {
+  it('reads a tool_result without is_error as success, not unknown (the trap)', async () => {
     const { records } = await read('claude-code/stream-json.jsonl');
     expect(get(records, 'toolu_01E')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       vendorStatus: null,
       resultLength: '# Readme\n'.length,
     });
@@ -95,19 +95,16 @@ describe('claude-code stream-json', () => {
   it('marks denials from tool_result_meta and from result.permission_denials', async () => {
     const { records, summary } = await read('claude-code/stream-json.jsonl');
     expect(get(records, 'toolu_01C')).toMatchObject({
-      outcome: 'error',
-      denied: true,
+      outcome: 'denied',
       denialReason: 'user-rejected',
     });
     // Older CLIs name the denial only on the run-end result line, after the tool_result.
     expect(get(records, 'toolu_01H')).toMatchObject({
-      outcome: 'error',
-      denied: true,
+      outcome: 'denied',
       denialReason: 'permission_denials',
     });
     expect(get(records, 'toolu_01D')).toMatchObject({
       outcome: 'error',
-      denied: false,
     });
     expect(summary.denied).toBe(2);
   });
@@ -115,22 +112,24 @@ describe('claude-code stream-json', () => {
   it('leaves unknown words, orphaned and deferred calls unknown', async () => {
     const { records, summary } = await read('claude-code/stream-json.jsonl');
     expect(get(records, 'toolu_01F')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: 'partial',
     });
     expect(get(records, 'toolu_01G')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: null,
       resultLength: null,
     });
     expect(get(records, 'toolu_01J')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       tool: 'AskUserQuestion',
     });
     expect(summary).toMatchObject({
       calls: 11,
-      ok: 3,
-      error: 5,
+      success: 3,
+      partial: 0,
+      error: 3,
+      denied: 2,
       unknown: 3,
       malformed: 0,
     });
@@ -138,11 +137,11 @@ describe('claude-code stream-json', () => {
 });
 
 describe('codex exec --json', () => {
-  it('surfaces failed, declined and failed MCP items, and keeps completed ones ok', async () => {
+  it('surfaces failed, declined and failed MCP items, and keeps completed ones success', async () => {
     const { records, summary } = await read('codex/exec-json.jsonl');
     expect(summary.harness).toBe('codex');
     expect(get(records, 'item_1')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       vendorStatus: 'completed',
       exitCode: 0,
       argsSummary: 'bash -lc ls',
@@ -152,13 +151,12 @@ describe('codex exec --json', () => {
       exitCode: 2,
     });
     expect(get(records, 'item_3')).toMatchObject({
-      outcome: 'error',
+      outcome: 'denied',
       vendorStatus: 'declined',
-      denied: true,
       denialReason: 'declined',
     });
     expect(get(records, 'item_4')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       tool: 'search_issues',
     });
     // A failed MCP call can carry a result: having one is not success.
@@ -182,7 +180,7 @@ describe('codex exec --json', () => {
     });
     const pure = await read('codex/exec-json.jsonl', { vendorOnly: true });
     expect(get(pure.records, 'item_11')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       evidence: null,
     });
   });
@@ -190,28 +188,35 @@ describe('codex exec --json', () => {
   it('leaves in-flight items, unknown words and status-less items unknown', async () => {
     const { records, summary } = await read('codex/exec-json.jsonl');
     expect(get(records, 'item_8')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: null,
     });
-    // Exit code 0 does not turn a word we have not learned into ok.
+    // Exit code 0 does not turn a word we have not learned into success.
     expect(get(records, 'item_9')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: 'quarantined',
       exitCode: 0,
     });
     expect(get(records, 'item_10')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       tool: 'web_search',
     });
     expect(records.has('item_7')).toBe(false);
-    expect(summary).toMatchObject({ calls: 10, ok: 2, error: 5, unknown: 3 });
+    expect(summary).toMatchObject({
+      calls: 10,
+      success: 2,
+      partial: 0,
+      error: 4,
+      denied: 1,
+      unknown: 3,
+    });
   });
 
   it('reads the legacy exec_command_end by its numeric exit code', async () => {
     const { records, summary } = await read('codex/legacy-exec-json.jsonl');
     expect(summary.harness).toBe('codex');
     expect(get(records, 'call_I1o1')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       vendorStatus: '0',
       exitCode: 0,
       tool: 'exec_command',
@@ -230,22 +235,22 @@ describe('codex exec --json', () => {
       vendorStatus: 'true',
     });
     expect(get(records, 'p1')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       tool: 'apply_patch',
     });
     expect(get(records, 'call_X')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: null,
     });
   });
 });
 
 describe('gemini stream-json', () => {
-  it('surfaces errors and keeps successes ok', async () => {
+  it('surfaces errors and keeps successes success', async () => {
     const { records, summary } = await read('gemini/stream-json.jsonl');
     expect(summary.harness).toBe('gemini');
     expect(get(records, 'tool-1')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       vendorStatus: 'success',
       tool: 'testTool',
       startedAt: '2026-08-20T10:00:01.000Z',
@@ -254,7 +259,6 @@ describe('gemini stream-json', () => {
     expect(get(records, 'read_file__read_file_1755684003000_0')).toMatchObject({
       outcome: 'error',
       vendorStatus: 'error',
-      denied: false,
     });
     expect(get(records, 'a')).toMatchObject({
       outcome: 'error',
@@ -265,8 +269,7 @@ describe('gemini stream-json', () => {
   it('marks a policy_violation as a denial', async () => {
     const { records } = await read('gemini/stream-json.jsonl');
     expect(get(records, 'run_shell_command__abc')).toMatchObject({
-      outcome: 'error',
-      denied: true,
+      outcome: 'denied',
       denialReason: 'policy_violation',
     });
   });
@@ -276,7 +279,7 @@ describe('gemini stream-json', () => {
     // gemini reports `false` (exit 1) as success and prints no structured exit code; Candor
     // does not guess from the output text.
     expect(get(records, 'run_shell_command__false')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       vendorStatus: 'success',
       exitCode: null,
       evidence: null,
@@ -286,19 +289,20 @@ describe('gemini stream-json', () => {
   it('leaves unknown words and calls without a tool_result unknown', async () => {
     const { records, summary } = await read('gemini/stream-json.jsonl');
     expect(get(records, 'web_fetch__w1')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: 'skipped',
     });
     expect(get(records, 'run_shell_command__sleep')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       endedAt: null,
     });
     expect(summary).toMatchObject({
       calls: 8,
-      ok: 3,
-      error: 3,
-      unknown: 2,
+      success: 3,
+      partial: 0,
+      error: 2,
       denied: 1,
+      unknown: 2,
     });
   });
 });
@@ -308,7 +312,7 @@ describe('opencode run --format json', () => {
     const { records, summary } = await read('opencode/run-json.jsonl');
     expect(summary.harness).toBe('opencode');
     expect(get(records, 'r9bQWsNLvOrJGIOz')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       vendorStatus: 'completed',
       exitCode: 0,
       startedAt: new Date(1767036061123).toISOString(),
@@ -321,7 +325,7 @@ describe('opencode run --format json', () => {
     });
     const pure = await read('opencode/run-json.jsonl', { vendorOnly: true });
     expect(get(pure.records, 'call_9')).toMatchObject({
-      outcome: 'ok',
+      outcome: 'success',
       vendorStatus: 'completed',
     });
   });
@@ -338,34 +342,33 @@ describe('opencode run --format json', () => {
   it('marks a rejected permission as a denial and an abort as an error', async () => {
     const { records } = await read('opencode/run-json.jsonl');
     expect(get(records, 'call_fake_reject')).toMatchObject({
-      outcome: 'error',
-      denied: true,
+      outcome: 'denied',
       denialReason: 'permission rejected',
     });
     expect(get(records, 'call_abort')).toMatchObject({
       outcome: 'error',
-      denied: false,
     });
   });
 
   it('leaves unknown words and commands that never exited unknown', async () => {
     const { records, summary } = await read('opencode/run-json.jsonl');
     expect(get(records, 'call_weird')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: 'paused',
     });
     expect(get(records, 'call_timeout')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: 'completed',
       exitCode: null,
       evidence: 'no exit code',
     });
     expect(summary).toMatchObject({
       calls: 9,
-      ok: 2,
-      error: 5,
-      unknown: 2,
+      success: 2,
+      partial: 0,
+      error: 4,
       denied: 1,
+      unknown: 2,
     });
   });
 
@@ -374,11 +377,11 @@ describe('opencode run --format json', () => {
       harness: 'opencode',
     });
     expect(get(records, 'call_running')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: 'running',
     });
     expect(get(records, 'call_pending')).toMatchObject({
-      outcome: '',
+      outcome: 'unknown',
       vendorStatus: 'pending',
     });
   });
@@ -396,7 +399,7 @@ describe('opencode run --format json', () => {
     const list: CallRecord[] = [];
     for await (const record of trace) list.push(record);
     expect(list).toEqual([]);
-    expect(trace.summary.ok).toBe(0);
+    expect(trace.summary.success).toBe(0);
   });
 });
 
@@ -459,7 +462,7 @@ describe('every harness', () => {
       const failed = get(records, failedId);
       expect(failed.tool).toBe(ok.tool);
       expect(failed.argsSummary).toBe(ok.argsSummary);
-      expect(ok.outcome).toBe('ok');
+      expect(ok.outcome).toBe('success');
       expect(failed.outcome).toBe('error');
       // The raw facts differ too, not only our verdict.
       expect([failed.vendorStatus, failed.exitCode]).not.toEqual([

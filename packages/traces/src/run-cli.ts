@@ -39,14 +39,15 @@ export type CliExit = (typeof CliExit)[keyof typeof CliExit];
 const usage = `Usage: candor-trace <file | -> [options]
 
 Reads an agent CLI trace (JSONL) and prints one line per tool call:
-  ✓ ok   ✗ error   ⊘ denied   ? unknown (no outcome, or a word no table knows)
+  ✓ success   ◐ partial   ✗ error   ⊘ denied (did not run)
+  ? unknown (no outcome, or a word no table knows)
 
 Options:
   --harness <name>   auto (default), ${builtinHarnesses.join(', ')}, or a name from --tables
   --tables <file>    add a harness table file (JSON); may be repeated
   --json             print one JSON record per line (the summary goes to stderr)
   --vendor-only      report the vendor's word alone, ignoring exit codes and escalations
-  --fail-on-error    exit 1 when any call failed
+  --fail-on-error    exit 1 when any call's outcome is error (denials did not run)
   -h, --help         show this help
 
 Exit codes: 0 read, 1 a call failed (only with --fail-on-error), 2 unreadable input
@@ -196,7 +197,7 @@ export async function runCli(
   if (unreadable !== undefined)
     return fail(`cannot read ${source}: ${unreadable}`);
   // A denial did not run: it is not the failure --fail-on-error is for.
-  return values['fail-on-error'] && summary.failed > 0
+  return values['fail-on-error'] && summary.error > 0
     ? CliExit.CallsFailed
     : CliExit.Ok;
 }

@@ -51,7 +51,7 @@ describe('TraceNormaliser', () => {
       { tables: [acme], logger },
     );
     expect(records.map((record) => [record.callId, record.outcome])).toEqual([
-      ['a', 'ok'],
+      ['a', 'success'],
     ]);
     expect(summary).toMatchObject({ lines: 6, malformed: 2, calls: 1 });
     expect(summary.malformedLines.map((malformed) => malformed.line)).toEqual([
@@ -124,7 +124,7 @@ describe('TraceNormaliser', () => {
     expect(flushed.map((record) => record.callId)).toEqual(['done-1']);
     const rest = normaliser.end();
     expect(rest).toEqual([
-      expect.objectContaining({ callId: 'open-1', outcome: '' }),
+      expect.objectContaining({ callId: 'open-1', outcome: 'unknown' }),
     ]);
     expect(() => normaliser.pushLine('{}')).toThrow('pushLine after end()');
     expect(normaliser.end()).toEqual([]);
@@ -156,7 +156,11 @@ describe('TraceNormaliser', () => {
       { harness: 'claude-code' },
     );
     expect(records).toEqual([
-      expect.objectContaining({ callId: 't1', outcome: 'error', denied: true }),
+      expect.objectContaining({
+        callId: 't1',
+        outcome: 'denied',
+        denialReason: 'permission_denials',
+      }),
     ]);
   });
 
@@ -179,7 +183,7 @@ describe('TraceNormaliser', () => {
     expect(records).toEqual([
       expect.objectContaining({
         callId: 'call_1',
-        outcome: 'ok',
+        outcome: 'success',
         vendorStatus: 'completed',
       }),
     ]);
@@ -201,7 +205,7 @@ describe('TraceNormaliser', () => {
       normaliser.pushLine(
         line({ type: 'tool_result', tool_id: 't1', status: 'success' }),
       ),
-    ).toEqual([expect.objectContaining({ callId: 't1', outcome: 'ok' })]);
+    ).toEqual([expect.objectContaining({ callId: 't1', outcome: 'success' })]);
   });
 
   it('holds at most `window` calls, emitting the oldest as it stands', () => {
@@ -210,7 +214,7 @@ describe('TraceNormaliser', () => {
       normaliser.pushLine(line({ acme: 1, ev: 'call', cid, fn: 'f' })),
     );
     expect(started).toEqual([
-      expect.objectContaining({ callId: 'c1', outcome: '' }),
+      expect.objectContaining({ callId: 'c1', outcome: 'unknown' }),
     ]);
     expect(normaliser.summary.evicted).toBe(1);
     expect(normaliser.end().map((record) => record.callId)).toEqual([
@@ -254,7 +258,7 @@ describe('TraceNormaliser', () => {
     );
     expect(normaliser.summary).toMatchObject({
       calls: 3000,
-      ok: 1500,
+      success: 1500,
       unknown: 1500,
     });
   });

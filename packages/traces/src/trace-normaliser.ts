@@ -4,10 +4,9 @@ import type { CallRecord } from './call-record.ts';
 import { candidateRules } from './rule-index.ts';
 import { measureResult } from './measure-result.ts';
 import { normaliseCall, type NormaliseOptions } from './normalise-call.ts';
-import { Outcome } from './outcome.ts';
 import type { TraceRule, TraceTable } from './parse-trace-table.ts';
 import { summariseArguments } from './summarise-arguments.ts';
-import { type Logger, silentLogger } from '@candor/tools';
+import { type Logger, ObservedOutcome, silentLogger } from '@candor/tools';
 
 /** Options of {@link TraceNormaliser} and `readTrace`. */
 export interface TraceNormaliserOptions extends NormaliseOptions {
@@ -37,18 +36,23 @@ export interface MalformedLine {
   readonly message: string;
 }
 
-/** Counts over everything pushed so far. */
+/**
+ * Counts over everything pushed so far. `success`, `partial`, `error`, `denied` and `unknown`
+ * count calls by outcome, one each, so they add up to `calls`.
+ */
 export interface TraceSummary {
   /** The harness whose table reads the trace, or null when none recognised it (yet). */
   readonly harness: string | null;
   readonly lines: number;
   readonly calls: number;
-  readonly ok: number;
+  readonly success: number;
+  readonly partial: number;
+  /** Calls that ran, or tried to, and failed: what `--fail-on-error` looks at. */
   readonly error: number;
-  readonly unknown: number;
+  /** Calls the harness refused (permission, policy, declined): they did not run. */
   readonly denied: number;
-  /** Error outcomes that were not denials: calls that ran, or tried to, and failed. */
-  readonly failed: number;
+  /** Calls with no outcome line, or a word no table knows. Never counted as success. */
+  readonly unknown: number;
   readonly malformed: number;
   /** The first {@link malformedSampleLimit} malformed lines, with their line numbers. */
   readonly malformedLines: readonly MalformedLine[];
@@ -124,11 +128,11 @@ export class TraceNormaliser {
   #line = 0;
   #counts = {
     calls: 0,
-    ok: 0,
+    success: 0,
+    partial: 0,
     error: 0,
-    unknown: 0,
     denied: 0,
-    failed: 0,
+    unknown: 0,
     malformed: 0,
     unrecognised: 0,
     evicted: 0,
@@ -390,7 +394,7 @@ export class TraceNormaliser {
         settled: false,
         vendorStatus: null,
         vendorField: null,
-        vendorOutcome: Outcome.Unknown,
+        vendorOutcome: ObservedOutcome.UNKNOWN,
         exitCode: undefined,
         escalations: [],
         denied: false,
@@ -486,11 +490,11 @@ export class TraceNormaliser {
     evidence.vendorField = field;
     if (word === undefined) {
       evidence.vendorStatus = null;
-      evidence.vendorOutcome = status.absent ?? Outcome.Unknown;
+      evidence.vendorOutcome = status.absent ?? ObservedOutcome.UNKNOWN;
     } else {
       evidence.vendorStatus = word;
       evidence.vendorOutcome =
-        status.map.get(word) ?? status.otherwise ?? Outcome.Unknown;
+        status.map.get(word) ?? status.otherwise ?? ObservedOutcome.UNKNOWN;
     }
     evidence.exitCode =
       rule.exitCode === undefined ? undefined : rule.exitCode.read(item, root);
@@ -510,19 +514,8 @@ export class TraceNormaliser {
     evidence.emitted = true;
     const record = normaliseCall(evidence, this.#options);
     this.#counts.calls += 1;
-    if (record.denied) this.#counts.denied += 1;
-    switch (record.outcome) {
-      case Outcome.Ok:
-        this.#counts.ok += 1;
-        break;
-      case Outcome.Error:
-        this.#counts.error += 1;
-        if (!record.denied) this.#counts.failed += 1;
-        break;
-      case Outcome.Unknown:
-        this.#counts.unknown += 1;
-        break;
-    }
+    // The outcome words are exactly the summary's count names.
+    this.#counts[record.outcome] += 1;
     this.#out.push(record);
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Outcome } from './outcome.ts';
+import { ObservedOutcome } from '@candor/tools';
 
 const pathPattern = /^(\$\.)?[^.\s$][^.\s]*(\.[^.\s]+)*$/;
 
@@ -57,8 +57,27 @@ const FieldSchema = z.union([
   z.strictObject({ value: z.string() }),
 ]);
 
-const OutcomeWordSchema = z.enum([Outcome.Unknown, Outcome.Ok, Outcome.Error], {
-  error: 'expected "ok", "error" or "" (unknown)',
+const outcomeWords = Object.values(ObservedOutcome);
+
+// The words tables used before the vocabulary moved to @candor/tools, with their replacements,
+// so an old table file gets told what to write rather than only what is allowed.
+const renamedWords: Readonly<Record<string, ObservedOutcome>> = {
+  ok: ObservedOutcome.SUCCESS,
+  '': ObservedOutcome.UNKNOWN,
+};
+
+const OutcomeWordSchema = z.enum(outcomeWords, {
+  error: (issue) => {
+    const renamed =
+      typeof issue.input === 'string' &&
+      Object.hasOwn(renamedWords, issue.input)
+        ? renamedWords[issue.input]
+        : undefined;
+    const expected = `expected ${outcomeWords.map((word) => `"${word}"`).join(', ')}`;
+    return renamed === undefined
+      ? expected
+      : `${expected}; "${String(issue.input)}" is the old word for "${renamed}"`;
+  },
 });
 
 const StatusSchema = z.strictObject({
