@@ -32,7 +32,7 @@ export class BreakerWatch {
     this.#unsubscribe = registry.on('tool:end', ({ toolName, outcome }) => {
       // Only a failure opens a breaker, and only a call to a tool last seen open can close it:
       // a success, partial or denial of any other tool changes no state, so it skips health(),
-      // which costs about a third of a registry call itself (docs/benchmarks.md).
+      // which costs a third to a half of a registry call itself (docs/benchmarks.md).
       if (outcome !== 'error' && !this.#open.has(toolName)) {
         return;
       }
