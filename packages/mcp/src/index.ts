@@ -12,6 +12,7 @@ export type {
   ServeOptions,
   StdioServeOptions,
 } from './serve-registry.ts';
+export type { ElicitApprovalOptions } from './elicit-approval.ts';
 export { importMcpTools } from './import-mcp-tools.ts';
 export type {
   HttpServerSource,

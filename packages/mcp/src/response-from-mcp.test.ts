@@ -26,6 +26,27 @@ describe('responseFromMcp', () => {
     expect(code(responseFromMcp(result, 'tool'))).toBe('INTERNAL_ERROR');
   });
 
+  it('answers INTERNAL_ERROR, never a throw, to a result whose getters throw', () => {
+    const throwing = (): never => {
+      throw new Error('hostile getter');
+    };
+    const results = [
+      new Proxy({}, { get: throwing }),
+      { content: [new Proxy({}, { get: throwing })] },
+      { content: [], structuredContent: new Proxy({}, { get: throwing }) },
+      {
+        get content(): never {
+          return throwing();
+        },
+      },
+    ];
+    for (const result of results) {
+      const response = responseFromMcp(result, 'tool');
+      expect(code(response)).toBe('INTERNAL_ERROR');
+      expect(response.text).toContain('hostile getter');
+    }
+  });
+
   it('joins text blocks and names the others', () => {
     const response = responseFromMcp(
       {

@@ -18,6 +18,15 @@ export function responseFromMcp(
   result: unknown,
   toolName: string,
 ): ToolResponse {
+  try {
+    return readResult(result, toolName);
+  } catch (error: unknown) {
+    // A getter or Proxy that throws: this is exported, so callers can hand it anything.
+    return invalid(toolName, `reading it threw: ${describeSafely(error)}`);
+  }
+}
+
+function readResult(result: unknown, toolName: string): ToolResponse {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) {
     return invalid(toolName, 'it is not an object');
   }
@@ -143,6 +152,14 @@ const protocolCodes: ReadonlyMap<number, ToolErrorCode> = new Map([
 // Any other JSON-RPC error is the server's own: it failed to run the tool.
 function protocolCode(code: number): ToolErrorCode {
   return protocolCodes.get(code) ?? 'EXECUTION_ERROR';
+}
+
+function describeSafely(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'a value that cannot be shown';
+  }
 }
 
 function invalid(toolName: string, why: string): ToolResponse {

@@ -32,6 +32,11 @@ import {
   StdioServerTransport,
 } from '@modelcontextprotocol/server/stdio';
 import { BreakerWatch } from './breaker-watch.ts';
+import {
+  checkElicitApproval,
+  type ElicitApprovalOptions,
+  elicitApprover,
+} from './elicit-approval.ts';
 import { outcomeEnvelope, outcomeEnvelopeSchema } from './outcome-envelope.ts';
 
 /** Options shared by both transports of {@link serveRegistry}. */
@@ -46,6 +51,13 @@ export interface ServeOptions {
    * default: a call to one then answers CIRCUIT_OPEN at once.
    */
   readonly hideOpenCircuits?: boolean;
+  /**
+   * Ask the person at the client to approve calls, with MCP elicitation, where the client
+   * declared the `elicitation` capability; their answer decides instead of the registry's
+   * approval gate. Calls from other clients (and calls `when` leaves out) go to the registry's
+   * gate. `true` asks about every call. See {@link ElicitApprovalOptions}.
+   */
+  readonly elicitApproval?: ElicitApprovalOptions | true;
   /** pino-compatible; silent by default. */
   readonly logger?: Logger;
 }
@@ -103,6 +115,7 @@ export async function serveRegistry(
   registry: ToolRegistry,
   options: StdioServeOptions | HttpServeOptions,
 ): Promise<RegistryService> {
+  checkElicitApproval(options.elicitApproval);
   const logger = (options.logger ?? silentLogger).child({
     component: 'mcp-server',
   });
@@ -280,6 +293,7 @@ export function createRegistryServer(
   signal?: AbortSignal,
   // eslint-disable-next-line @typescript-eslint/no-deprecated
 ): Server {
+  checkElicitApproval(options.elicitApproval);
   // eslint-disable-next-line @typescript-eslint/no-deprecated
   const server = new Server(
     {
@@ -324,7 +338,12 @@ export function createRegistryServer(
   server.setRequestHandler('tools/call', async (request, context) => {
     const { name, arguments: args } = request.params;
     const progress = progressSender(context, options.logger ?? silentLogger);
+    const approve =
+      options.elicitApproval === undefined
+        ? undefined
+        : elicitApprover(server, context, options.elicitApproval);
     const response = await registry.call(name, args ?? {}, {
+      ...(approve === undefined ? {} : { approve }),
       signal:
         signal === undefined
           ? context.mcpReq.signal

@@ -8,6 +8,7 @@
 export { ToolRegistry } from './tool-registry.ts';
 export type {
   ApprovalDecision,
+  ApprovalGate,
   ApprovalRequest,
   CallOptions,
   PlainToolFunction,

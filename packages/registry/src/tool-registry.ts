@@ -61,6 +61,11 @@ export interface ApprovalRequest {
 export type ApprovalDecision =
   boolean | { readonly approved: boolean; readonly reason?: string };
 
+/** An approval gate: asked before the breaker and the run whether a call may run. */
+export type ApprovalGate = (
+  request: ApprovalRequest,
+) => ApprovalDecision | Promise<ApprovalDecision>;
+
 /** Options of {@link ToolRegistry}. */
 export interface ToolRegistryOptions {
   /** pino-compatible; silent by default. */
@@ -70,9 +75,7 @@ export interface ToolRegistryOptions {
   /** Default time limit of a tool, in milliseconds. 30 000 unless set. */
   readonly timeoutMs?: number;
   /** Decides, before the breaker and the run, whether a call may run. */
-  readonly approve?: (
-    request: ApprovalRequest,
-  ) => ApprovalDecision | Promise<ApprovalDecision>;
+  readonly approve?: ApprovalGate;
   /** More secret-looking keys to censor, besides the built-in ones. */
   readonly redact?: RedactOptions;
   /** Longer result texts are cut to head and tail, and the response becomes PARTIAL. 200 000. */
@@ -120,6 +123,16 @@ export interface CallOptions {
    * only). A listener that throws is ignored.
    */
   readonly onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Decides this call's approval instead of the registry's gate, which it receives as `gate`
+   * (one that approves everything when the registry has none) to defer to. Its answer takes the
+   * same path as the gate's: a refusal is a denial, a throw is INTERNAL_ERROR, neither runs the
+   * tool nor touches the breaker. For a caller that can ask someone (an MCP client's user).
+   */
+  readonly approve?: (
+    request: ApprovalRequest,
+    gate: ApprovalGate,
+  ) => ApprovalDecision | Promise<ApprovalDecision>;
 }
 
 /** A plain function the registry can wrap: sync or async, any return value. */
@@ -240,7 +253,7 @@ export class ToolRegistry {
   readonly #breakers: BreakerRegistry | undefined;
   readonly #timeoutMs: number;
   readonly #maxResultChars: number;
-  readonly #approve: ToolRegistryOptions['approve'];
+  readonly #approve: ApprovalGate | undefined;
   readonly #redactor: SecretRedactor;
   readonly #events: RegistryEmitter;
   readonly #telemetry: ToolTelemetry | undefined;
@@ -443,12 +456,11 @@ export class ToolRegistry {
     const parsed = await validateArguments(entry.tool.input, call.decoded);
     if (!parsed.ok) return { stage: 'arguments', response: parsed.response };
 
-    if (this.#approve !== undefined) {
-      const refusal = await this.#askApproval({
-        toolName,
-        callId,
-        params: call.params,
-      });
+    if (this.#approve !== undefined || options.approve !== undefined) {
+      const refusal = await this.#askApproval(
+        { toolName, callId, params: call.params },
+        options.approve,
+      );
       if (refusal !== undefined)
         return { stage: 'approval', response: refusal };
     }
@@ -552,10 +564,14 @@ export class ToolRegistry {
 
   async #askApproval(
     request: ApprovalRequest,
+    perCall: GivenOptions['approve'],
   ): Promise<ToolResponse | undefined> {
-    let decision: ApprovalDecision;
+    const gate: ApprovalGate = this.#approve ?? approveAll;
+    let verdict: { approved: boolean; reason: string };
     try {
-      decision = (await this.#approve?.(request)) ?? true;
+      verdict = readDecision(
+        await (perCall === undefined ? gate(request) : perCall(request, gate)),
+      );
     } catch (error: unknown) {
       return ToolResponse.error(
         'INTERNAL_ERROR',
@@ -563,15 +579,8 @@ export class ToolRegistry {
         { retryable: false, details: { stage: 'approval' } },
       );
     }
-    const approved =
-      typeof decision === 'boolean' ? decision : decision.approved;
-    if (approved) return undefined;
-    const reason =
-      typeof decision === 'object' &&
-      typeof decision.reason === 'string' &&
-      decision.reason.trim() !== ''
-        ? ` (reason: ${decision.reason.trim()})`
-        : '';
+    if (verdict.approved) return undefined;
+    const reason = verdict.reason === '' ? '' : ` (reason: ${verdict.reason})`;
     return ToolResponse.denied(
       `The approval gate refused the call to "${request.toolName}"${reason}.`,
     );
@@ -969,6 +978,7 @@ interface GivenOptions {
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number | undefined;
   readonly onProgress: ((progress: ToolProgress) => void) | undefined;
+  readonly approve: CallOptions['approve'];
 }
 
 const noOptions: GivenOptions = {
@@ -976,15 +986,35 @@ const noOptions: GivenOptions = {
   signal: undefined,
   timeoutMs: undefined,
   onProgress: undefined,
+  approve: undefined,
 };
+
+const approveAll: ApprovalGate = () => true;
+
+/**
+ * Only `true` or `{ approved: true }` approves: anything else a gate returns (undefined, a string,
+ * a hostile object) refuses, since an unknown answer is not an approval. May throw (getters).
+ */
+function readDecision(decision: unknown): {
+  approved: boolean;
+  reason: string;
+} {
+  if (typeof decision === 'boolean') return { approved: decision, reason: '' };
+  if (typeof decision !== 'object' || decision === null) {
+    return { approved: false, reason: '' };
+  }
+  const { approved, reason } = decision as Record<string, unknown>;
+  return {
+    approved: approved === true,
+    reason: typeof reason === 'string' ? reason.trim() : '',
+  };
+}
 
 function readCallOptions(options: unknown): GivenOptions {
   if (typeof options !== 'object' || options === null) return noOptions;
   try {
-    const { callId, signal, timeoutMs, onProgress } = options as Record<
-      string,
-      unknown
-    >;
+    const { callId, signal, timeoutMs, onProgress, approve } =
+      options as Record<string, unknown>;
     return {
       callId: typeof callId === 'string' && callId !== '' ? callId : undefined,
       signal: signal instanceof AbortSignal ? signal : undefined,
@@ -992,6 +1022,10 @@ function readCallOptions(options: unknown): GivenOptions {
       onProgress:
         typeof onProgress === 'function'
           ? (onProgress as (progress: ToolProgress) => void)
+          : undefined,
+      approve:
+        typeof approve === 'function'
+          ? (approve as CallOptions['approve'])
           : undefined,
     };
   } catch {
