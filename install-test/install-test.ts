@@ -35,7 +35,7 @@ import {
 } from './consumer-plan.ts';
 import { copyWorkspace } from './copy-workspace.ts';
 import { checkFrameworkConsumers } from './framework-consumers.ts';
-import { checkPublishedPackage } from './manifest-check.ts';
+import { checkPublishedPackage, importSpecifiers } from './manifest-check.ts';
 import { CommandFailed, ProcessGroup } from './process-group.ts';
 import { type RunningRegistry, startRegistry } from './start-registry.ts';
 import { fetchPublished } from './tarball.ts';
@@ -342,17 +342,25 @@ async function copyConsumerFiles(
   if (installed.includes('@candor/mcp')) files.push('mcp-consumer.mjs');
   for (const file of files)
     await copyFile(join(templates, file), join(consumer.dir, file));
-  // Every installed package must resolve with types under both resolution modes.
-  const imports = installed.map(
-    (name, index) => `import * as package${index} from '${name}';`,
+  // Every entry point of every installed package (`@candor/core/testing` too) must resolve
+  // with types under both resolution modes.
+  const specifiers: string[] = [];
+  for (const name of installed) {
+    const manifest = await readJson(
+      join(consumer.dir, 'node_modules', name, 'package.json'),
+    );
+    specifiers.push(...importSpecifiers(manifest));
+  }
+  const imports = specifiers.map(
+    (specifier, index) => `import * as entry${index} from '${specifier}';`,
   );
   await writeFile(
     join(consumer.dir, 'all-packages.ts'),
     [
-      '// Written by the install test: each installed @candor package, imported with its types.',
+      '// Written by the install test: each entry point of each installed @candor package.',
       ...imports,
       '',
-      `export const modules = [${installed.map((_, index) => `package${index}`).join(', ')}];`,
+      `export const modules = [${specifiers.map((_, index) => `entry${index}`).join(', ')}];`,
       '',
     ].join('\n'),
   );
