@@ -177,3 +177,14 @@ export function checkMcpReport(stdout: string): string[] {
   }
   return problems;
 }
+
+/** What the README's `main.ts` prints, as the README's Usage section says. */
+export const README_EXAMPLE_OUTPUT = 'error INVALID_PARAM';
+
+/** How `npx tsx main.cts` fails on Node 20, quoted in the README's Install section. */
+export const TSX_REQUIRE_FAILURE =
+  "request for './tool-registry.js' is not in cache";
+
+/** What importing Candor says when the project's zod is zod 3 (the needed range is read from
+ * the package's peer dependency). */
+export const ZOD3_ERROR_PARTS = ['found zod 3'] as const;

@@ -24,8 +24,15 @@ export const CONSUMER_DEV_PACKAGES = ['@candor/testing'] as const;
 /** Imported by the consumer scripts themselves, so a strict pnpm project must name it. */
 const RUNTIME_EXTRAS = ['zod'] as const;
 
-/** What a TypeScript user adds; pinned so the type check does not drift with new releases. */
-const DEV_DEPENDENCIES = ['typescript@6.0.3', '@types/node@20'] as const;
+/**
+ * What a TypeScript user adds: the compiler, pinned so the type check does not drift with new
+ * releases, Node's types, and tsx to run `.ts` files without a build step.
+ */
+const DEV_DEPENDENCIES = [
+  'typescript@6.0.3',
+  '@types/node@20',
+  'tsx@4',
+] as const;
 
 /**
  * The commands that install Candor into a fresh project, as argv arrays: the runtime packages

@@ -29,14 +29,26 @@ import {
   CONSUMER_DEV_PACKAGES,
   CONSUMER_PACKAGES,
   formatCommand,
-  installCommands,
   PackageManager,
   TRACE_HELP_COMMAND,
 } from './consumer-plan.ts';
 import { copyWorkspace } from './copy-workspace.ts';
 import { checkFrameworkConsumers } from './framework-consumers.ts';
-import { checkPublishedPackage } from './manifest-check.ts';
+import { checkPublishedPackage, importSpecifiers } from './manifest-check.ts';
 import { CommandFailed, ProcessGroup } from './process-group.ts';
+import {
+  checkReadmeUsage,
+  checkZod3Consumers,
+  runReadmeInstall,
+  startFromReadme,
+  writeReadmeFiles,
+} from './readme-consumers.ts';
+import {
+  type ReadmeInstall,
+  readmeInstall,
+  type ReadmeUsage,
+  readmeUsage,
+} from './readme-install.ts';
 import { type RunningRegistry, startRegistry } from './start-registry.ts';
 import { fetchPublished } from './tarball.ts';
 import { verdaccioConfig } from './verdaccio-config.ts';
@@ -72,6 +84,12 @@ interface Consumer {
 interface Expectations {
   readonly path: ConsumerPath;
   readonly traceCli: boolean;
+}
+
+/** The README's first run, read from the README.md of the copy under test. */
+interface Readme {
+  readonly install: ReadmeInstall;
+  readonly usage: ReadmeUsage;
 }
 
 /** Shared by every step; `registry` is set once it runs, so cleanup can stop it. */
@@ -266,38 +284,44 @@ async function readExpectations(
   return { path, traceCli };
 }
 
+/** The `.npmrc` of a consumer project: the local registry, and a clean cache per manager. */
+function consumerNpmrc(run: Run, manager: PackageManager): string[] {
+  const registry = run.registry;
+  if (registry === undefined) throw new Error('the registry is not running');
+  const caches = join(run.work, 'caches', manager);
+  return manager === PackageManager.npm
+    ? [`registry=${registry.url}`, `cache=${caches}`]
+    : [
+        `registry=${registry.url}`,
+        `store-dir=${join(caches, 'store')}`,
+        `cache-dir=${join(caches, 'cache')}`,
+      ];
+}
+
+/**
+ * A consumer project made as the README says: `npm init -y`, the Install section's
+ * `package.json` fields and `tsconfig.json`, then its install lines for this package manager.
+ */
 async function createConsumer(
   run: Run,
   manager: PackageManager,
-  available: readonly string[],
+  install: ReadmeInstall,
 ): Promise<Consumer> {
-  const registry = run.registry;
-  if (registry === undefined) throw new Error('the registry is not running');
-  const dir = join(run.work, 'consumers', manager);
+  // npm init -y names the package after its folder; a folder named npm or pnpm would not do.
+  const dir = join(run.work, 'consumers', `candor-consumer-${manager}`);
   await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, 'package.json'),
-    `${JSON.stringify({ name: `candor-consumer-${manager}`, version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
-  );
   // A clean cache per project, and the local registry, so nothing comes from a warm machine.
-  const caches = join(run.work, 'caches', manager);
-  await writeNpmrc(
-    join(dir, '.npmrc'),
-    manager === PackageManager.npm
-      ? [`registry=${registry.url}`, `cache=${caches}`]
-      : [
-          `registry=${registry.url}`,
-          `store-dir=${join(caches, 'store')}`,
-          `cache-dir=${join(caches, 'cache')}`,
-        ],
-  );
-  const env = childEnv({
-    npm_config_userconfig: join(run.work, 'consumer.npmrc'),
-  });
-  for (const [file, ...args] of installCommands(manager, available)) {
-    if (file === undefined) continue;
-    await run.processes.runOk(file, args, { cwd: dir, env });
-  }
+  await writeNpmrc(join(dir, '.npmrc'), consumerNpmrc(run, manager));
+  const project = {
+    processes: run.processes,
+    dir,
+    env: childEnv({
+      npm_config_userconfig: join(run.work, 'consumer.npmrc'),
+    }),
+    install,
+  };
+  await startFromReadme(project);
+  await runReadmeInstall(project, manager);
   return { manager, dir };
 }
 
@@ -342,17 +366,25 @@ async function copyConsumerFiles(
   if (installed.includes('@candor/mcp')) files.push('mcp-consumer.mjs');
   for (const file of files)
     await copyFile(join(templates, file), join(consumer.dir, file));
-  // Every installed package must resolve with types under both resolution modes.
-  const imports = installed.map(
-    (name, index) => `import * as package${index} from '${name}';`,
+  // Every entry point of every installed package (`@candor/core/testing` too) must resolve
+  // with types under both resolution modes.
+  const specifiers: string[] = [];
+  for (const name of installed) {
+    const manifest = await readJson(
+      join(consumer.dir, 'node_modules', name, 'package.json'),
+    );
+    specifiers.push(...importSpecifiers(manifest));
+  }
+  const imports = specifiers.map(
+    (specifier, index) => `import * as entry${index} from '${specifier}';`,
   );
   await writeFile(
     join(consumer.dir, 'all-packages.ts'),
     [
-      '// Written by the install test: each installed @candor package, imported with its types.',
+      '// Written by the install test: each entry point of each installed @candor package.',
       ...imports,
       '',
-      `export const modules = [${installed.map((_, index) => `package${index}`).join(', ')}];`,
+      `export const modules = [${specifiers.map((_, index) => `entry${index}`).join(', ')}];`,
       '',
     ].join('\n'),
   );
@@ -390,7 +422,12 @@ async function installRuntime(run: Run, major: number): Promise<Runtime> {
 async function checkConsumer(
   run: Run,
   consumer: Consumer,
-  context: { readonly runtime: Runtime; readonly expectations: Expectations },
+  context: {
+    readonly runtime: Runtime;
+    readonly expectations: Expectations;
+    readonly readme: Readme;
+    readonly installed: readonly string[];
+  },
 ): Promise<void> {
   const { runtime, expectations } = context;
   const label = `[${consumer.manager} · node ${runtime.version}]`;
@@ -401,6 +438,20 @@ async function checkConsumer(
   });
   const options = { cwd: consumer.dir, env, timeoutMs: SCRIPT_TIMEOUT_MS };
   const expected = { nodeMajor: runtime.major, path: expectations.path };
+
+  // The README's own first run comes first, in the project as the README leaves it: the README's
+  // files only, so its `npx tsc` (a tsconfig without `include`) compiles just those, as a new
+  // user's would. The test's own consumer files come after.
+  await checkReadmeUsage({
+    checks: run.checks,
+    processes: run.processes,
+    usage: context.readme.usage,
+    label,
+    nodeBin: runtime.bin,
+    nodeMajor: runtime.major,
+    options,
+  });
+  await copyConsumerFiles(consumer, context.installed, expectations);
 
   for (const [module, script] of [
     ['esm', 'esm-consumer.mjs'],
@@ -568,6 +619,16 @@ async function runSteps(run: Run): Promise<void> {
       `${path} path${traceCli ? ', candor-trace CLI' : ', no CLI'}`,
   );
 
+  const readme = await checks.require(
+    "read the README's Install and Usage sections",
+    async () => {
+      const text = await readFile(join(workspace, 'README.md'), 'utf8');
+      return { install: readmeInstall(text), usage: readmeUsage(text) };
+    },
+    ({ install, usage }) =>
+      `${install.commands.length} install commands, ${usage.run.length} run commands`,
+  );
+
   const available = packages.map(({ name }) => name);
   const installed = [...CONSUMER_PACKAGES, ...CONSUMER_DEV_PACKAGES].filter(
     (name) => available.includes(name),
@@ -582,15 +643,18 @@ async function runSteps(run: Run): Promise<void> {
   const [consumers, extraRuntimes] = await Promise.all([
     Promise.all(
       Object.values(PackageManager).map(async (manager) => {
-        const commands = installCommands(manager, available)
-          .map(formatCommand)
+        const commands = readme.install.commands
+          .filter((line) => line.split(' ')[0] === manager)
           .join(' && ');
         let consumer: Consumer | undefined;
-        await checks.check(`${manager} consumer: ${commands}`, async () => {
-          consumer = await createConsumer(run, manager, available);
-          await copyConsumerFiles(consumer, installed, expectations);
-          return checkInstalled(consumer, installed, version);
-        });
+        await checks.check(
+          `${manager} consumer: npm init -y, the README's package.json and tsconfig.json, ${commands}`,
+          async () => {
+            consumer = await createConsumer(run, manager, readme.install);
+            await writeReadmeFiles(consumer.dir, readme.usage);
+            return checkInstalled(consumer, installed, version);
+          },
+        );
         return consumer;
       }),
     ),
@@ -617,10 +681,29 @@ async function runSteps(run: Run): Promise<void> {
   for (const runtime of runtimes) {
     for (const consumer of consumers) {
       if (consumer !== undefined) {
-        await checkConsumer(run, consumer, { runtime, expectations });
+        await checkConsumer(run, consumer, {
+          runtime,
+          expectations,
+          readme,
+          installed,
+        });
       }
     }
   }
+
+  // A project that already has zod 3, on this Node only: the error does not depend on the runtime.
+  await checkZod3Consumers({
+    checks,
+    processes,
+    install: readme.install,
+    dirs: {
+      npm: join(work, 'consumers', 'candor-zod3-npm'),
+      pnpm: join(work, 'consumers', 'candor-zod3-pnpm'),
+    },
+    npmrc: (manager) => consumerNpmrc(run, manager),
+    env: childEnv({ npm_config_userconfig: join(work, 'consumer.npmrc') }),
+    nodeBin: host.bin,
+  });
 
   // The framework adapters, in their own projects with their frameworks beside them.
   await checkFrameworkConsumers({

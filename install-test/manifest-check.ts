@@ -156,3 +156,25 @@ export function checkPublishedPackage(published: {
     ...findTestFiles(files).map((file) => `ships a test file: ${file}`),
   ];
 }
+
+/**
+ * What a user can import from the package: its name for `exports["."]`, and `name/sub` for each
+ * other code subpath (`@candor/core/testing`). `./package.json`, patterns and blocked (`null`)
+ * subpaths are left out; a manifest without `exports` offers just its name.
+ */
+export function importSpecifiers(manifest: PublishedManifest): string[] {
+  if (typeof manifest.name !== 'string') return [];
+  const name = manifest.name;
+  if (!isRecord(manifest.exports)) return [name];
+  const subpaths = Object.keys(manifest.exports);
+  // An exports object of conditions (no key starts with ".") is the main entry alone.
+  if (!subpaths.some((key) => key.startsWith('.'))) return [name];
+  return subpaths
+    .filter(
+      (subpath) =>
+        subpath !== './package.json' &&
+        !subpath.includes('*') &&
+        (manifest.exports as Record<string, unknown>)[subpath] !== null,
+    )
+    .map((subpath) => (subpath === '.' ? name : `${name}${subpath.slice(1)}`));
+}

@@ -4,6 +4,7 @@ import {
   findMissingTargets,
   findTestFiles,
   findWorkspaceRanges,
+  importSpecifiers,
   manifestTargets,
   normaliseTarballPath,
 } from '../install-test/manifest-check.ts';
@@ -170,5 +171,50 @@ describe('checkPublishedPackage', () => {
       'points at a file missing from the tarball: types → ./dist/index.d.ts',
       'ships a test file: src/tool.test.ts',
     ]);
+  });
+});
+
+describe('importSpecifiers', () => {
+  it('names the main entry and each code subpath', () => {
+    const withTesting = {
+      ...manifest,
+      name: '@candor/core',
+      exports: {
+        ...manifest.exports,
+        './testing': {
+          '@candor/source': './src/testing.ts',
+          types: './dist/testing.d.ts',
+          default: './dist/testing.js',
+        },
+      },
+    };
+    expect(importSpecifiers(withTesting)).toEqual([
+      '@candor/core',
+      '@candor/core/testing',
+    ]);
+    expect(
+      findMissingTargets(
+        withTesting,
+        new Set(tarball.map(normaliseTarballPath)),
+      ),
+    ).toEqual([
+      'exports["./testing"]["@candor/source"] → ./src/testing.ts',
+      'exports["./testing"]["types"] → ./dist/testing.d.ts',
+      'exports["./testing"]["default"] → ./dist/testing.js',
+    ]);
+  });
+
+  it('skips patterns and blocked subpaths, and reads sugar forms as the main entry', () => {
+    expect(
+      importSpecifiers({
+        name: 'a',
+        exports: { '.': './a.js', './x/*': './x/*.js', './internal': null },
+      }),
+    ).toEqual(['a']);
+    expect(
+      importSpecifiers({ name: 'a', exports: { default: './a.js' } }),
+    ).toEqual(['a']);
+    expect(importSpecifiers({ name: 'a', exports: './a.js' })).toEqual(['a']);
+    expect(importSpecifiers({ name: 'a' })).toEqual(['a']);
   });
 });

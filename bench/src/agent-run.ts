@@ -2,7 +2,8 @@ import { generateText, stepCountIs, tool as aiTool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { toAISDKTools } from '@candor/ai-sdk';
-import { Agent, lastToolResult, scriptedModel } from '@candor/core';
+import { Agent } from '@candor/core';
+import { lastToolResult, scriptedModel } from '@candor/core/testing';
 import { ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';
 import {

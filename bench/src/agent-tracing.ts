@@ -1,4 +1,5 @@
-import { Agent, lastToolResult, scriptedModel } from '@candor/core';
+import { Agent } from '@candor/core';
+import { lastToolResult, scriptedModel } from '@candor/core/testing';
 import { ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';
 import {

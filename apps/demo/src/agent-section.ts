@@ -1,10 +1,5 @@
-import {
-  Agent,
-  type ChatModel,
-  type ChatRequest,
-  lastToolResult,
-  scriptedModel,
-} from '@candor/core';
+import { Agent, type ChatModel, type ChatRequest } from '@candor/core';
+import { lastToolResult, scriptedModel } from '@candor/core/testing';
 import { type ToolRegistry } from '@candor/registry';
 import { type Output } from './output.ts';
 

@@ -2,13 +2,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellTool, writeFileTool } from '@candor/builtins';
+import { Agent, type ChatRequest } from '@candor/core';
 import {
-  Agent,
-  type ChatRequest,
   lastToolResult,
   scriptedModel,
   type ScriptedTurn,
-} from '@candor/core';
+} from '@candor/core/testing';
 import { ToolRegistry } from '@candor/registry';
 import { type Output } from './output.ts';
 

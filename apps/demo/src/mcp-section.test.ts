@@ -2,7 +2,8 @@
 // as a child process) and Streamable HTTP on 127.0.0.1.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, lastToolResult, scriptedModel } from '@candor/core';
+import { Agent } from '@candor/core';
+import { lastToolResult, scriptedModel } from '@candor/core/testing';
 import {
   importMcpTools,
   type McpServerSource,

@@ -1,5 +1,6 @@
 import { calculatorTool } from '@candor/builtins';
-import { Agent, lastToolResult, scriptedModel } from '@candor/core';
+import { Agent } from '@candor/core';
+import { lastToolResult, scriptedModel } from '@candor/core/testing';
 import { importMcpTools, serveRegistry } from '@candor/mcp';
 import { ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';

@@ -4,8 +4,8 @@ import {
   type ChatRequest,
   ModelError,
   type ModelEvent,
-  scriptedModel,
 } from '@candor/core';
+import { scriptedModel } from '@candor/core/testing';
 import { type ToolRegistry } from '@candor/registry';
 import { APICallError } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';

@@ -32,7 +32,7 @@ import { ModelError } from './model-error.ts';
 
 /** Options of {@link Agent}. */
 export interface AgentOptions {
-  /** The model that plans each step: `openaiCompatible`, `anthropic`, `gemini`, `scriptedModel` or any {@link ChatModel}. */
+  /** The model that plans each step: `openaiCompatible`, `anthropic`, `gemini`, `scriptedModel` (from `@candor/core/testing`) or any {@link ChatModel}. */
   readonly model: ChatModel;
   /** A `ToolRegistry`, or any {@link ToolExecutor} (a registry filled from MCP, say). */
   readonly registry: ToolExecutor;

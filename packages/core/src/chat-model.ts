@@ -79,8 +79,8 @@ export type ModelEvent =
     };
 
 /**
- * A chat model. Implementations: `openaiCompatible`, `anthropic` and `scriptedModel`; anything
- * else that streams these events works too.
+ * A chat model. Implementations: `openaiCompatible`, `anthropic`, `gemini` and `scriptedModel`
+ * (from `@candor/core/testing`); anything else that streams these events works too.
  */
 export interface ChatModel {
   /** The provider's name, as in traces (`openai`, `anthropic`, …). */

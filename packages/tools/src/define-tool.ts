@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { toolInputJsonSchema } from './tool-spec.ts';
 import { ToolProtocolError } from './tool-protocol-error.ts';
 import { type ToolResponse } from './tool-response.ts';
+import { SUPPORTED_ZOD_RANGE } from './require-zod-4.ts';
 
 const MARKER = Symbol.for('@candor/tools.ToolDefinition');
 
@@ -100,9 +101,6 @@ function fail(field: string, message: string): never {
 function isZodSchema(value: unknown): value is z.ZodType {
   return value instanceof z.ZodType;
 }
-
-/** The zod range Candor is built and tested against; the peer dependency says the same. */
-const SUPPORTED_ZOD_RANGE = '^4.0.17';
 
 // A zod 3 schema carries `_def` but not zod 4's `_zod` internals, so it fails `instanceof` with a
 // message that would otherwise suggest the schema is missing rather than from the wrong major.

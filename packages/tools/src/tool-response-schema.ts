@@ -2,6 +2,10 @@ import { allToolErrorCodes, type ToolErrorCode } from '@candor/errors';
 import { z } from 'zod';
 import { ToolProtocolError } from './tool-protocol-error.ts';
 import { type ToolResponse } from './tool-response.ts';
+import { requireZod4 } from './require-zod-4.ts';
+
+// Before the first schema below: with zod 3 it would fail with a message that names no version.
+requireZod4();
 
 const statsSchema = z
   .looseObject({ timeMs: z.number().min(0) })
