@@ -15,7 +15,7 @@ import {
   scenarioCalls,
   scenarioRegistry,
 } from './__fixtures__/outcome-scenario.ts';
-import { modelOutputFor, toAISDKTools } from './to-ai-sdk-tools.ts';
+import { modelOutputFor, toAISDKTools } from './index.ts';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
