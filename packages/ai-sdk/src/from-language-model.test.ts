@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   scenarioCalls,
   scenarioRegistry,
-} from './__fixtures__/outcome-scenario.ts';
+} from './__fixtures__/adapter-conformance.ts';
 import { fromLanguageModel } from './from-language-model.ts';
 
 type StreamPart = Record<string, unknown> & { type: string };
