@@ -16,6 +16,9 @@ describe('parseBenchOptions', () => {
     expect(quick.memoryTools).toBeLessThan(full.memoryTools);
     expect(quick.traceBytes).toBeLessThan(full.traceBytes);
     expect(quick.timing.minCpuTimeMs).toBeLessThan(full.timing.minCpuTimeMs);
+    // Row 2's runs take milliseconds: its quick rounds keep a floor of runs and an odd count.
+    expect(quick.agentTiming.minSamples).toBeGreaterThanOrEqual(20);
+    expect(quick.agentTiming.rounds % 2).toBe(1);
   });
 
   it('accepts the flags after the -- that the root script forwards them with', () => {

@@ -57,7 +57,7 @@ async function main(argv: readonly string[]): Promise<number> {
   progress('1/4 one tool call');
   const call = (await measureCallOverhead(options.timing)).timings;
   progress('2/4 one agent run');
-  const agent = await measureAgentRun(options.timing);
+  const agent = await measureAgentRun(options.agentTiming);
   progress('2b/4 one agent run, telemetry on a no-op API and off');
   const tracing = await measureAgentTracing(options.timing);
   progress(

@@ -55,6 +55,24 @@ describe('measureTasks', () => {
     expect(calls).toBeGreaterThanOrEqual(result?.operations ?? Number.NaN);
   });
 
+  it('runs every other round in reverse, so no task always follows the same one', async () => {
+    const runs: string[] = [];
+    const task = (name: string) => ({
+      name,
+      run: () => {
+        if (runs.at(-1) !== name) runs.push(name);
+      },
+    });
+    await measureTasks([task('a'), task('b')], {
+      rounds: 3,
+      minCpuTimeMs: 1,
+      batchSamples: 8,
+      minSamples: 2,
+    });
+    // Warm-up a b, round 1 a b, round 2 b a, round 3 a b: neighbouring runs of a task merge.
+    expect(runs).toEqual(['a', 'b', 'a', 'b', 'a', 'b']);
+  });
+
   it('refuses a round count that is not a positive integer', async () => {
     await expect(
       measureTasks([], {

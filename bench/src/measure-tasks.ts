@@ -90,7 +90,11 @@ export async function measureTasks(
     for (let call = 0; call < WARM_UP_CALLS; call++) await task.run();
   }
   for (let round = 0; round < options.rounds; round++) {
-    for (const [index, task] of tasks.entries()) {
+    // Every other round runs backwards: a task never always follows the same one (and collects
+    // its garbage), which on a shared machine skewed the quick run's two-round ratios.
+    const order = [...tasks.entries()];
+    if (round % 2 === 1) order.reverse();
+    for (const [index, task] of order) {
       const stats = await measure(task.run, {
         min_cpu_time: options.minCpuTimeMs * 1e6,
         batch_samples: options.batchSamples,

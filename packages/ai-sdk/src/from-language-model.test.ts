@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   scenarioCalls,
   scenarioRegistry,
-} from './__fixtures__/outcome-scenario.ts';
+} from './__fixtures__/adapter-conformance.ts';
 import { fromLanguageModel } from './from-language-model.ts';
 
 type StreamPart = Record<string, unknown> & { type: string };
@@ -197,10 +197,24 @@ describe('fromLanguageModel', () => {
     const model = fromLanguageModel(mock, {
       retry: { sleep: async (ms) => void waits.push(ms) },
     });
-    const events = await collect(model);
+    const retries: unknown[] = [];
+    const events = await collect(model, {
+      onRetry: (retry) => retries.push(retry),
+    });
     expect(events[0]).toEqual({ type: 'text-delta', text: 'ok' });
     expect(mock.doStreamCalls).toHaveLength(2);
     expect(waits).toEqual([5]);
+    // The agent's telemetry hears of the retry, as with core's own wires.
+    expect(retries).toEqual([
+      {
+        attempt: 1,
+        delayMs: 5,
+        error: expect.objectContaining({
+          kind: 'http',
+          status: 503,
+        }) as unknown,
+      },
+    ]);
   });
 
   it('never retries once a chunk arrived, nor a request the server refused', async () => {

@@ -3,15 +3,11 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { type ChatRequest, type ModelEvent } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
 import {
-  retryDelayMs,
-  type RetryPolicy,
-  shouldRetryStatus,
-} from './retry-policy.ts';
-
-/** Set by a parser on the first delta carrying text or tool-call content. */
-export interface CommitState {
-  committed: boolean;
-}
+  type AttemptFailure,
+  type CommitState,
+  retryBeforeFirstChunk,
+} from './retry-before-first-chunk.ts';
+import { type RetryPolicy, shouldRetryStatus } from './retry-policy.ts';
 
 /** Everything one provider adapter tells the shared streaming loop. */
 export interface HttpModelStream {
@@ -74,11 +70,10 @@ async function* sseMessages(
   yield* pending;
 }
 
-async function httpError(
+async function httpFailure(
   stream: HttpModelStream,
   response: Response,
-  attempts: number,
-): Promise<{ error: ModelError; askedMs: number | undefined }> {
+): Promise<HttpFailure> {
   let text = '';
   try {
     text = await response.text();
@@ -94,22 +89,7 @@ async function httpError(
   } catch {
     detail = text.trim() === '' ? undefined : text.trim().slice(0, 500);
   }
-  const error = new ModelError({
-    kind: 'http',
-    status: response.status,
-    attempts,
-    message: `${stream.provider} answered HTTP ${response.status}${detail === undefined ? '' : `: ${detail}`}`,
-  });
-  return { error, askedMs };
-}
-
-function aborted(attempts: number, cause?: unknown): ModelError {
-  return new ModelError({
-    kind: 'aborted',
-    message: 'The model request was aborted by the caller.',
-    attempts,
-    cause,
-  });
+  return new HttpFailure(response, detail, askedMs);
 }
 
 function asModelError(error: unknown, attempts: number): ModelError {
@@ -131,83 +111,89 @@ function asModelError(error: unknown, attempts: number): ModelError {
   });
 }
 
-/**
- * Streams one model request with retries. A retry happens only while nothing has been yielded:
- * once a delta with text or tool-call content arrived, a failure is final, because a chunk may
- * already be shown to a user or be half of a tool call.
- */
-export async function* httpModelStream(
-  stream: HttpModelStream,
-): AsyncGenerator<ModelEvent, void, undefined> {
-  const { retry, signal } = stream;
-  for (let attempt = 0; ; attempt++) {
-    const state: CommitState = { committed: false };
-    const attempts = attempt + 1;
-    let response: Response;
-    try {
-      response = await fetch(stream.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...stream.headers },
-        body: JSON.stringify(stream.body),
-        ...(signal === undefined ? {} : { signal }),
-      });
-    } catch (error: unknown) {
-      if (signal?.aborted === true) throw aborted(attempts, error);
-      if (attempt >= retry.maxRetries) throw asModelError(error, attempts);
-      await wait(stream, {
-        ms: retryDelayMs(retry, attempt),
-        attempts,
-        error,
-      });
-      continue;
-    }
-    if (!response.ok) {
-      const { error, askedMs } = await httpError(stream, response, attempts);
-      if (
-        attempt >= retry.maxRetries ||
-        !shouldRetryStatus(response.status, response.headers)
-      )
-        throw error;
-      await wait(stream, {
-        error,
-        ms:
-          askedMs !== undefined &&
-          retryAfterMsFrom(response.headers) === undefined
-            ? Math.min(askedMs, retry.maxRetryDelayMs)
-            : retryDelayMs(retry, attempt, response.headers),
-        attempts,
-      });
-      continue;
-    }
-    try {
-      yield* stream.parse(sseMessages(response), state);
-      return;
-    } catch (error: unknown) {
-      if (signal?.aborted === true) throw aborted(attempts, error);
-      const failure = asModelError(error, attempts);
-      if (state.committed || attempt >= retry.maxRetries) throw failure;
-      await wait(stream, {
-        ms: retryDelayMs(retry, attempt),
-        attempts,
-        error: failure,
-      });
-    }
+/** An HTTP answer that was not 2xx, read for the retry loop. */
+class HttpFailure extends Error {
+  readonly response: Response;
+  readonly detail: string | undefined;
+  readonly askedMs: number | undefined;
+  constructor(
+    response: Response,
+    detail: string | undefined,
+    askedMs: number | undefined,
+  ) {
+    super(`HTTP ${String(response.status)}`);
+    this.response = response;
+    this.detail = detail;
+    this.askedMs = askedMs;
   }
 }
 
-async function wait(
+/** A connection that failed before any response: the loop reports its own error. */
+class FetchFailure extends Error {
+  constructor(cause: unknown) {
+    super('fetch failed', { cause });
+  }
+}
+
+function classify(
   stream: HttpModelStream,
-  pause: { ms: number; attempts: number; error: unknown },
-): Promise<void> {
-  const { ms, attempts, error } = pause;
-  try {
-    stream.onRetry?.({ attempt: attempts, error, delayMs: ms });
-  } catch {
-    // An observer's bug never changes the request.
+  thrown: unknown,
+  attempts: number,
+): AttemptFailure {
+  if (thrown instanceof FetchFailure) {
+    return {
+      error: asModelError(thrown.cause, attempts),
+      retryable: true,
+      reported: thrown.cause,
+    };
   }
-  try {
-    await stream.retry.sleep(ms, stream.signal);
-  } catch (cause: unknown) {
-    throw aborted(attempts, cause);
-  }
+  if (!(thrown instanceof HttpFailure))
+    return { error: asModelError(thrown, attempts), retryable: true };
+  const { response, detail, askedMs } = thrown;
+  const headers = response.headers;
+  return {
+    error: new ModelError({
+      kind: 'http',
+      status: response.status,
+      attempts,
+      message: `${stream.provider} answered HTTP ${response.status}${detail === undefined ? '' : `: ${detail}`}`,
+    }),
+    retryable: shouldRetryStatus(response.status, headers),
+    headers,
+    // A wait asked in the body counts only when the headers ask for none.
+    ...(askedMs === undefined || retryAfterMsFrom(headers) !== undefined
+      ? {}
+      : { askedMs }),
+  };
+}
+
+/**
+ * Streams one model request with retries ({@link retryBeforeFirstChunk}): a failure is final
+ * once a delta with text or tool-call content arrived.
+ */
+export function httpModelStream(
+  stream: HttpModelStream,
+): AsyncGenerator<ModelEvent, void, undefined> {
+  const { signal } = stream;
+  return retryBeforeFirstChunk({
+    retry: stream.retry,
+    signal,
+    onRetry: stream.onRetry,
+    async *attempt(state) {
+      let response: Response;
+      try {
+        response = await fetch(stream.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...stream.headers },
+          body: JSON.stringify(stream.body),
+          ...(signal === undefined ? {} : { signal }),
+        });
+      } catch (error: unknown) {
+        throw new FetchFailure(error);
+      }
+      if (!response.ok) throw await httpFailure(stream, response);
+      yield* stream.parse(sseMessages(response), state);
+    },
+    failure: (error, attempts) => classify(stream, error, attempts),
+  });
 }

@@ -58,5 +58,21 @@ export { anthropic } from './wires/anthropic/anthropic.ts';
 export type { AnthropicOptions } from './wires/anthropic/anthropic.ts';
 export { gemini } from './wires/gemini/gemini.ts';
 export type { GeminiOptions } from './wires/gemini/gemini.ts';
+// The shared pieces of a ChatModel, for wires and framework adapters beside core.
+export { toContentParts } from './content-parts.ts';
+export type {
+  ContentPartMessage,
+  TextPart,
+  ToolCallPart,
+  ToolResultPart,
+} from './content-parts.ts';
+export { contentPartEvents } from './content-part-stream.ts';
+export type { ContentStreamPart } from './content-part-stream.ts';
+export { retryBeforeFirstChunk } from './retry-before-first-chunk.ts';
+export type {
+  AttemptFailure,
+  CommitState,
+  RetryingRequest,
+} from './retry-before-first-chunk.ts';
 export { retryDelayMs, retryPolicy } from './retry-policy.ts';
 export type { RetryOptions, RetryPolicy } from './retry-policy.ts';

@@ -4,6 +4,7 @@ import {
   type ModelEvent,
   type ModelToolCall,
 } from './chat-model.ts';
+import { argumentsText } from './content-parts.ts';
 import { ModelError } from './model-error.ts';
 
 /** One scripted model turn: text, tool calls, or both. */
@@ -72,10 +73,7 @@ export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
         return {
           id: call.id ?? `call_${callCounter}`,
           name: call.name,
-          arguments:
-            typeof call.arguments === 'string'
-              ? call.arguments
-              : JSON.stringify(call.arguments ?? {}),
+          arguments: argumentsText(call.arguments),
         };
       });
       for (const call of calls) yield { type: 'tool-call', call };

@@ -1,22 +1,18 @@
-import { ToolRegistry } from '@candor/registry';
-import {
-  defineTool,
-  outcomeOf,
-  ToolResponse,
-  toolResultForModel,
-} from '@candor/tools';
+import { type ToolRegistry } from '@candor/registry';
+import { outcomeOf, ToolResponse } from '@candor/tools';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { createAgent } from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
-  breakerWindows,
+  type AdapterUnderTest,
+  type ModelSaw,
   outcomes,
+  runAdapterConformance,
   scenarioCalls,
   scenarioRegistry,
-} from '../../ai-sdk/src/__fixtures__/outcome-scenario.ts';
+} from '../../ai-sdk/src/__fixtures__/adapter-conformance.ts';
 import { toLangChainTools, toolMessageFor } from './to-lang-chain-tools.ts';
 
 let registry: ToolRegistry | undefined;
@@ -30,84 +26,80 @@ const toolCalls = scenarioCalls.map((call) => ({
   args: call.input,
 }));
 
-/** Checks each ToolMessage against what the registry answered for that call. */
-function expectTruthful(
+function sawOf(message: ToolMessage): ModelSaw {
+  return {
+    text: typeof message.content === 'string' ? message.content : '',
+    error: message.status === 'error',
+  };
+}
+
+/** The ToolMessages as the model sees them, after checking the artifact of each. */
+function sent(
   messages: readonly unknown[],
   ends: Awaited<ReturnType<typeof scenarioRegistry>>['ends'],
-): void {
-  const sent = messages.filter((message) => ToolMessage.isInstance(message));
-  expect(sent.map((message) => message.tool_call_id)).toEqual(
-    scenarioCalls.map((call) => call.id),
-  );
-  const byId = new Map(sent.map((message) => [message.tool_call_id, message]));
+): (readonly [string, ModelSaw])[] {
+  const tools = messages.filter((message) => ToolMessage.isInstance(message));
+  const byId = new Map(tools.map((message) => [message.tool_call_id, message]));
+  // What the adapter adds beyond the model's view: the artifact, for code.
   for (const end of ends) {
-    const message = byId.get(end.callId);
-    expect(message, end.callId).toBeDefined();
-    if (message === undefined) continue;
-    const { content, isError } = toolResultForModel(end.response, end.toolName);
-    expect(message.content).toBe(content);
-    expect(message.status).toBe(isError ? 'error' : 'success');
-    expect(message.artifact).toMatchObject({
+    expect(byId.get(end.callId)?.artifact).toMatchObject({
       outcome: outcomeOf(end.response),
       response: end.response,
+      ...(end.response.status === 'error'
+        ? { code: end.response.errorInfo.code }
+        : {}),
     });
-    if (end.response.status === 'error') {
-      const code = end.response.errorInfo.code;
-      expect(message.artifact).toMatchObject({ code });
-      expect(
-        content.startsWith(`[${code}]`) || outcomeOf(end.response) === 'denied',
-      ).toBe(true);
-    }
   }
-  const denied = byId.get(`call_${outcomes.indexOf('denied')}`);
-  // Like toolResultForModel's isError: a refusal is not the tool failing, so no provider marks
-  // it as an error; the words and the artifact say it did not run.
-  expect(denied?.status).toBe('success');
-  expect(denied?.content).toMatch(/^\[DENIED\] This call was NOT executed/);
-  expect(denied?.artifact).toMatchObject({
-    outcome: 'denied',
-    code: 'ACCESS_DENIED',
-  });
-  const open = byId.get('call_open');
-  expect(open?.status).toBe('error');
-  expect(open?.content).toMatch(/^\[CIRCUIT_OPEN\]/);
-  expect(byId.get(`call_${outcomes.indexOf('partial')}`)).toMatchObject({
-    status: 'success',
-    content: expect.stringMatching(
-      /^\[INCOMPLETE RESULT: truncated\]/,
-    ) as unknown,
-  });
   expect(byId.get(`call_${outcomes.indexOf('data')}`)?.artifact).toMatchObject({
     outcome: 'success',
     data: { answer: 42 },
   });
+  return tools.map((message) => [message.tool_call_id, sawOf(message)]);
 }
 
-describe('toLangChainTools', () => {
-  it('in createAgent: the next model request carries every status, code and denial', async () => {
-    const scenario = await scenarioRegistry();
-    registry = scenario.registry;
+const callOne: AdapterUnderTest['callOne'] = async (
+  registry,
+  name,
+  { callId, signal },
+) => {
+  const tool = toLangChainTools(registry).find(
+    (candidate) => candidate.name === name,
+  );
+  const message: unknown = await tool?.invoke(
+    { id: callId, name, args: {}, type: 'tool_call' },
+    { signal },
+  );
+  if (!ToolMessage.isInstance(message)) throw new Error('not a ToolMessage');
+  expect(message.tool_call_id).toBe(callId);
+  return sawOf(message);
+};
+
+runAdapterConformance({
+  name: 'toLangChainTools in createAgent',
+  keepsOrder: true,
+  async twoStepRun(registry) {
     const model = fakeModel()
       .respondWithTools(toolCalls)
       .respond(new AIMessage('done'));
+    const ends: Parameters<typeof sent>[1] = [];
+    registry.on('tool:end', (event) => ends.push(event));
     const agent = createAgent({ model, tools: toLangChainTools(registry) });
     const result = await agent.invoke({
       messages: [{ role: 'user', content: 'Try every outcome.' }],
     });
     expect(result.messages.at(-1)?.content).toBe('done');
     expect(model.callCount).toBe(2);
-    expectTruthful(model.calls[1]?.messages ?? [], scenario.ends);
-    expect(scenario.ends).toHaveLength(scenarioCalls.length);
-    // Every probe call past the approval gate reached the breaker; the open one was refused.
-    expect(breakerWindows(registry)).toEqual({
-      probe: { state: 'closed', calls: outcomes.length - 1, rejected: 0 },
-      flaky: { state: 'open', calls: 3, rejected: 1 },
-    });
-  });
+    return sent(model.calls[1]?.messages ?? [], ends);
+  },
+  callOne,
+});
 
-  it('in a LangGraph ToolNode: one truthful ToolMessage per call, nothing thrown', async () => {
-    const scenario = await scenarioRegistry();
-    registry = scenario.registry;
+runAdapterConformance({
+  name: 'toLangChainTools in a LangGraph ToolNode',
+  keepsOrder: true,
+  async twoStepRun(registry) {
+    const ends: Parameters<typeof sent>[1] = [];
+    registry.on('tool:end', (event) => ends.push(event));
     // handleToolErrors off: a throw would fail this test instead of becoming a message.
     const node = new ToolNode(toLangChainTools(registry), {
       handleToolErrors: false,
@@ -115,43 +107,12 @@ describe('toLangChainTools', () => {
     const { messages } = (await node.invoke({
       messages: [new AIMessage({ content: '', tool_calls: toolCalls })],
     })) as { messages: unknown[] };
-    expectTruthful(messages, scenario.ends);
-  });
+    return sent(messages, ends);
+  },
+  callOne,
+});
 
-  it('passes the run signal into the call and answers with a cancelled error', async () => {
-    registry = new ToolRegistry();
-    const controller = new AbortController();
-    registry.register(
-      defineTool({
-        name: 'wait',
-        description: 'Waits until it is aborted',
-        input: z.object({}),
-        run: (_input, { signal }) =>
-          new Promise<ToolResponse>((resolve) => {
-            signal.addEventListener(
-              'abort',
-              () => {
-                resolve(ToolResponse.success('stopped'));
-              },
-              { once: true },
-            );
-            controller.abort();
-          }),
-      }),
-    );
-    const [wait] = toLangChainTools(registry);
-    const message: unknown = await wait?.invoke(
-      { id: 'c1', name: 'wait', args: {}, type: 'tool_call' },
-      { signal: controller.signal },
-    );
-    expect(message).toBeInstanceOf(ToolMessage);
-    expect(message).toMatchObject({
-      tool_call_id: 'c1',
-      status: 'error',
-      artifact: { code: 'EXECUTION_ERROR' },
-    });
-  });
-
+describe('toLangChainTools', () => {
   it('answers a bare invoke (no tool call) with a ToolMessage too, never a bare string', async () => {
     const scenario = await scenarioRegistry();
     registry = scenario.registry;

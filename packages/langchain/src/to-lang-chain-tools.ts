@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ToolErrorCode } from '@candor/errors';
 import { type ToolRegistry } from '@candor/registry';
 import {
+  adapterTools,
   outcomeOf,
   type ToolOutcome,
   type ToolResponse,
@@ -83,8 +84,8 @@ function signalOf(config: unknown): AbortSignal | undefined {
 export function toLangChainTools(
   registry: ToolRegistry,
 ): DynamicStructuredTool[] {
-  return registry.specs({ format: 'json-schema' }).map(
-    (spec) =>
+  return adapterTools(registry, { caller: 'toLangChainTools' }).map(
+    ({ spec, call }) =>
       new DynamicStructuredTool({
         name: spec.name,
         description: spec.description,
@@ -92,10 +93,9 @@ export function toLangChainTools(
         schema: structuredClone(spec.inputSchema),
         func: async (input: unknown, _runManager, config) => {
           const toolCallId = toolCallIdOf(config) ?? randomUUID();
-          const signal = signalOf(config);
-          const response = await registry.call(spec.name, input, {
+          const response = await call(input, {
             callId: toolCallId,
-            ...(signal === undefined ? {} : { signal }),
+            signal: signalOf(config),
           });
           return toolMessageFor(response, {
             toolName: spec.name,

@@ -3,7 +3,6 @@
  * is Candor's truthful outcome text.
  */
 export { toOpenAIAgentsTools } from './to-open-ai-agents-tools.ts';
-export type {
-  NeedsApproval,
-  OpenAIAgentsToolsOptions,
-} from './to-open-ai-agents-tools.ts';
+export type { OpenAIAgentsToolsOptions } from './to-open-ai-agents-tools.ts';
+// Shared by every adapter, from @candor/tools.
+export type { NeedsApproval } from '@candor/tools';

@@ -1,5 +1,3 @@
-import { ToolRegistry } from '@candor/registry';
-import { defineTool, ToolResponse, toolResultForModel } from '@candor/tools';
 import {
   Agent,
   type Model,
@@ -9,24 +7,16 @@ import {
   setTracingDisabled,
   Usage,
 } from '@openai/agents';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { beforeAll, expect } from 'vitest';
 import {
-  breakerWindows,
-  outcomes,
+  runAdapterConformance,
   scenarioCalls,
-  scenarioRegistry,
-} from '../../ai-sdk/src/__fixtures__/outcome-scenario.ts';
+} from '../../ai-sdk/src/__fixtures__/adapter-conformance.ts';
 import { toOpenAIAgentsTools } from './to-open-ai-agents-tools.ts';
 
 beforeAll(() => {
   // No trace export: the test talks to no server.
   setTracingDisabled(true);
-});
-
-let registry: ToolRegistry | undefined;
-afterEach(() => {
-  registry?.shutdown();
 });
 
 type Output = ModelResponse['output'];
@@ -95,10 +85,11 @@ function toolResultsOf(request: ModelRequest | undefined): Map<string, string> {
   );
 }
 
-describe('toOpenAIAgentsTools inside run()', () => {
-  it('tells the model every outcome in the next request, through the breaker, without crashing', async () => {
-    const scenario = await scenarioRegistry();
-    registry = scenario.registry;
+runAdapterConformance({
+  name: 'toOpenAIAgentsTools inside run()',
+  // The runner may reorder results; each is matched by its call id.
+  keepsOrder: false,
+  async twoStepRun(registry) {
     const model = new ScriptedModel([callsTurn(scenarioCalls), doneTurn]);
     const agent = new Agent({
       name: 'probe',
@@ -108,43 +99,21 @@ describe('toOpenAIAgentsTools inside run()', () => {
     const result = await run(agent, 'Try every outcome.');
     expect(result.finalOutput).toBe('done');
     expect(model.requests).toHaveLength(2);
-
-    const sent = toolResultsOf(model.requests[1]);
-    expect([...sent.keys()].sort()).toEqual(
-      scenarioCalls.map((call) => call.id).sort(),
+    return [...toolResultsOf(model.requests[1]).entries()].map(
+      ([id, text]) => [id, { text }] as const,
     );
-    expect(scenario.ends).toHaveLength(scenarioCalls.length);
-    for (const end of scenario.ends) {
-      expect(sent.get(end.callId), end.callId).toBe(
-        toolResultForModel(end.response, end.toolName).content,
-      );
-      if (
-        end.response.status === 'error' &&
-        end.response.errorInfo.denied !== true
-      ) {
-        expect(sent.get(end.callId)).toMatch(
-          new RegExp(`^\\[${end.response.errorInfo.code}\\]`),
-        );
-      }
-    }
-    expect(sent.get(`call_${outcomes.indexOf('denied')}`)).toMatch(
-      /^\[DENIED\] This call was NOT executed/,
+  },
+  async callOne(registry, name, { callId, signal }) {
+    const tool = toOpenAIAgentsTools(registry).find(
+      (candidate) => candidate.name === name,
     );
-    expect(sent.get('call_open')).toMatch(/^\[CIRCUIT_OPEN\]/);
-    expect(sent.get(`call_${outcomes.indexOf('partial')}`)).toMatch(
-      /^\[INCOMPLETE RESULT: truncated\]/,
-    );
-    // Every probe call past the approval gate reached the breaker; the open one was refused.
-    expect(breakerWindows(registry)).toEqual({
-      probe: { state: 'closed', calls: outcomes.length - 1, rejected: 0 },
-      flaky: { state: 'open', calls: 3, rejected: 1 },
+    const output: unknown = await tool?.invoke(undefined as never, '{}', {
+      toolCall: { type: 'function_call', callId, name, arguments: '{}' },
+      signal,
     });
-  });
-
-  it('stops for the SDK approval, and a rejected call never reaches the registry', async () => {
-    const scenario = await scenarioRegistry();
-    registry = scenario.registry;
-    const asked: unknown[] = [];
+    return { text: String(output) };
+  },
+  async rejectApproval(registry, needsApproval) {
     const model = new ScriptedModel([
       callsTurn([{ id: 'c1', name: 'probe', input: { outcome: 'success' } }]),
       doneTurn,
@@ -152,58 +121,14 @@ describe('toOpenAIAgentsTools inside run()', () => {
     const agent = new Agent({
       name: 'probe',
       model,
-      tools: toOpenAIAgentsTools(registry, {
-        needsApproval: (name, input) => {
-          asked.push([name, input]);
-          return true;
-        },
-      }),
+      tools: toOpenAIAgentsTools(registry, { needsApproval }),
     });
     const first = await run(agent, 'Try it.');
-    expect(asked).toEqual([['probe', { outcome: 'success' }]]);
     expect(first.interruptions).toHaveLength(1);
     const [interruption] = first.interruptions;
     if (interruption === undefined) throw new Error('no interruption');
     first.state.reject(interruption);
     const second = await run(agent, first.state);
     expect(second.finalOutput).toBe('done');
-    expect(scenario.ends).toEqual([]);
-  });
-
-  it('passes the call id and the run signal into the registry', async () => {
-    registry = new ToolRegistry();
-    const seen: string[] = [];
-    registry.on('tool:end', (event) => seen.push(event.callId));
-    const controller = new AbortController();
-    registry.register(
-      defineTool({
-        name: 'wait',
-        description: 'Waits until it is aborted',
-        input: z.object({}),
-        run: (_input, { signal }) =>
-          new Promise<ToolResponse>((resolve) => {
-            signal.addEventListener(
-              'abort',
-              () => {
-                resolve(ToolResponse.success('stopped'));
-              },
-              { once: true },
-            );
-            controller.abort();
-          }),
-      }),
-    );
-    const [wait] = toOpenAIAgentsTools(registry);
-    const output: unknown = await wait?.invoke(undefined as never, '{}', {
-      toolCall: {
-        type: 'function_call',
-        callId: 'c9',
-        name: 'wait',
-        arguments: '{}',
-      },
-      signal: controller.signal,
-    });
-    expect(output).toMatch(/^\[EXECUTION_ERROR\]/);
-    expect(seen).toEqual(['c9']);
-  });
+  },
 });

@@ -1,5 +1,9 @@
 import { type ToolRegistry } from '@candor/registry';
-import { toolResultForModel } from '@candor/tools';
+import {
+  adapterTools,
+  type AdapterToolsOptions,
+  toolResultForModel,
+} from '@candor/tools';
 import { type FunctionTool, tool } from '@openai/agents';
 
 // The SDK's non-strict JSON Schema parameters type, which it does not export by name.
@@ -8,35 +12,12 @@ type NonStrictParameters = Extract<
   { additionalProperties: true }
 >;
 
-/** Decides per call whether the Agents SDK stops the run for a human approval first. */
-export type NeedsApproval =
-  | boolean
-  | ((toolName: string, input: unknown) => boolean | PromiseLike<boolean>);
-
-/** Options of {@link toOpenAIAgentsTools}. */
-export interface OpenAIAgentsToolsOptions {
-  /**
-   * Hands the call to the SDK's approval (`needsApproval`): the run stops with an interruption
-   * until the program approves or rejects it. The registry's own `approve` gate still runs on
-   * every approved call.
-   */
-  readonly needsApproval?: NeedsApproval;
-}
-
-function approvalFor(
-  name: string,
-  needsApproval: NeedsApproval | undefined,
-): {
-  needsApproval?:
-    boolean | ((context: unknown, input: unknown) => Promise<boolean>);
-} {
-  if (needsApproval === undefined) return {};
-  if (typeof needsApproval === 'boolean') return { needsApproval };
-  return {
-    needsApproval: async (_context: unknown, input: unknown) =>
-      await needsApproval(name, input),
-  };
-}
+/**
+ * Options of {@link toOpenAIAgentsTools}: `only` some tools by name, and `needsApproval` to hand a
+ * call to the SDK's approval, which stops the run with an interruption until the program approves
+ * or rejects it. The registry's own `approve` gate still runs on every approved call.
+ */
+export type OpenAIAgentsToolsOptions = AdapterToolsOptions;
 
 /**
  * The registry's tools as OpenAI Agents SDK function tools. Every `execute` goes through
@@ -61,20 +42,29 @@ export function toOpenAIAgentsTools(
   registry: ToolRegistry,
   options: OpenAIAgentsToolsOptions = {},
 ): FunctionTool<unknown, NonStrictParameters>[] {
-  return registry.specs({ format: 'json-schema' }).map((spec) =>
+  const bound = adapterTools(registry, {
+    ...options,
+    caller: 'toOpenAIAgentsTools',
+  });
+  return bound.map(({ spec, needsApproval, call }) =>
     tool({
       name: spec.name,
       description: spec.description,
       // A copy: the registry's schema is frozen; the SDK only forwards it (no validation).
       parameters: structuredClone(spec.inputSchema) as NonStrictParameters,
       strict: false,
-      ...approvalFor(spec.name, options.needsApproval),
+      ...(needsApproval === undefined
+        ? {}
+        : {
+            needsApproval:
+              typeof needsApproval === 'boolean'
+                ? needsApproval
+                : (_context: unknown, input: unknown) => needsApproval(input),
+          }),
       execute: async (input, _context, details) => {
-        const callId = details?.toolCall?.callId;
-        const signal = details?.signal;
-        const response = await registry.call(spec.name, input, {
-          ...(callId === undefined ? {} : { callId }),
-          ...(signal === undefined ? {} : { signal }),
+        const response = await call(input, {
+          callId: details?.toolCall?.callId,
+          signal: details?.signal,
         });
         return toolResultForModel(response, spec.name).content;
       },

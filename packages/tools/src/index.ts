@@ -64,6 +64,14 @@ export type {
   ModelVisibleResult,
   ToolResultForModelOptions,
 } from './tool-result-for-model.ts';
+export { typedResultForModel } from './typed-result-for-model.ts';
+export type { TypedModelResult } from './typed-result-for-model.ts';
+export { adapterTools } from './adapter-tools.ts';
+export type {
+  AdapterTool,
+  AdapterToolsOptions,
+  NeedsApproval,
+} from './adapter-tools.ts';
 export { scrubSecrets, SecretRedactor } from './secret-redactor.ts';
 export type { RedactOptions } from './secret-redactor.ts';
 export type {

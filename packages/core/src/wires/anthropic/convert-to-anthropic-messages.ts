@@ -1,50 +1,46 @@
 import { type ChatMessage } from '../../chat-model.ts';
+import {
+  type ContentPartMessage,
+  objectInput,
+  toContentParts,
+} from '../../content-parts.ts';
 
-function inputObject(args: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(args);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value))
-      return value as Record<string, unknown>;
-  } catch {
-    // The registry already told the model its arguments were malformed; echo an empty input.
+type Part = ContentPartMessage['content'][number];
+
+function toBlock(part: Part): Record<string, unknown> {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'tool-call':
+      // The registry already told the model when its arguments were malformed; echo an object.
+      return {
+        type: 'tool_use',
+        id: part.toolCallId,
+        name: part.toolName,
+        input: objectInput(part.input),
+      };
+    case 'tool-result':
+      return {
+        type: 'tool_result',
+        tool_use_id: part.toolCallId,
+        content: part.output.value,
+        ...(part.output.type === 'error-text' ? { is_error: true } : {}),
+      };
   }
-  return {};
 }
 
 /**
- * One conversation message as an Anthropic Messages message. Failed tool results carry
- * `is_error: true`; denials and partial results do not.
+ * One conversation message as an Anthropic Messages message, block by content part. Failed tool
+ * results carry `is_error: true`; denials and partial results do not.
  */
 export function convertToAnthropicMessage(
   message: ChatMessage,
 ): Record<string, unknown> {
-  switch (message.role) {
-    case 'user':
-      return { role: 'user', content: message.content };
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: [
-          ...(message.content === ''
-            ? []
-            : [{ type: 'text', text: message.content }]),
-          ...message.toolCalls.map((call) => ({
-            type: 'tool_use',
-            id: call.id,
-            name: call.name,
-            input: inputObject(call.arguments),
-          })),
-        ],
-      };
-    case 'tool':
-      return {
-        role: 'user',
-        content: message.results.map((result) => ({
-          type: 'tool_result',
-          tool_use_id: result.callId,
-          content: result.content,
-          ...(result.isError ? { is_error: true } : {}),
-        })),
-      };
-  }
+  if (message.role === 'user')
+    return { role: 'user', content: message.content };
+  const { role, content } = toContentParts(message);
+  return {
+    role: role === 'tool' ? 'user' : 'assistant',
+    content: content.map(toBlock),
+  };
 }

@@ -1,6 +1,7 @@
 import { type EventSourceMessage } from 'eventsource-parser';
 import { type ModelEvent, type ModelToolCall } from '../../chat-model.ts';
-import { type CommitState, parseFrame } from '../../http-model-stream.ts';
+import { parseFrame } from '../../http-model-stream.ts';
+import { type CommitState } from '../../retry-before-first-chunk.ts';
 import { ModelError } from '../../model-error.ts';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.ts';
 

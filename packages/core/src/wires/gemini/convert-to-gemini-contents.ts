@@ -1,4 +1,5 @@
 import { type ChatMessage, type ChatRequest } from '../../chat-model.ts';
+import { objectInput, parsedArguments } from '../../content-parts.ts';
 
 /** A call id this wire made up because Gemini sent none; it never goes back to Gemini. */
 export const SYNTHETIC_CALL_ID_PREFIX = 'candor-gemini-call-';
@@ -7,14 +8,8 @@ export const SYNTHETIC_CALL_ID_PREFIX = 'candor-gemini-call-';
 export type GeminiContent = Record<string, unknown>;
 
 function argsObject(args: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(args);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value))
-      return value as Record<string, unknown>;
-  } catch {
-    // The registry already told the model its arguments were malformed; echo empty args.
-  }
-  return {};
+  // The registry already told the model its arguments were malformed; echo empty args.
+  return objectInput(parsedArguments(args));
 }
 
 function realId(id: string): { id?: string } {

@@ -5,7 +5,8 @@ import {
   type ModelToolCall,
   type Usage,
 } from '../../chat-model.ts';
-import { type CommitState, parseFrame } from '../../http-model-stream.ts';
+import { parseFrame } from '../../http-model-stream.ts';
+import { type CommitState } from '../../retry-before-first-chunk.ts';
 import { ModelError } from '../../model-error.ts';
 import { SYNTHETIC_CALL_ID_PREFIX } from './convert-to-gemini-contents.ts';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.ts';

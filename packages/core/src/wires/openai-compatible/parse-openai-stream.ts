@@ -4,7 +4,8 @@ import {
   type ModelToolCall,
   type Usage,
 } from '../../chat-model.ts';
-import { type CommitState, parseFrame } from '../../http-model-stream.ts';
+import { parseFrame } from '../../http-model-stream.ts';
+import { type CommitState } from '../../retry-before-first-chunk.ts';
 import { ModelError } from '../../model-error.ts';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.ts';
 
