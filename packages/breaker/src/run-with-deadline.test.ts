@@ -50,6 +50,60 @@ describe('runWithDeadline', () => {
     expect(deadlines.armed()).toBe(0);
   });
 
+  it('settles as cancelled when a running call is aborted with a reason whose prototype read throws', async () => {
+    const abort = new CallAbort();
+    const pending = runWithDeadline(
+      options(() => new Promise(() => undefined), abort),
+    );
+    abort.abort(
+      new Proxy(
+        {},
+        {
+          get() {
+            throw new Error('unreadable reason');
+          },
+          getPrototypeOf() {
+            throw new Error('unreadable prototype');
+          },
+        },
+      ),
+    );
+    expect(await pending).toMatchObject({
+      status: 'error',
+      errorInfo: { code: 'EXECUTION_ERROR', cancelled: true },
+    });
+    expect(deadlines.armed()).toBe(0);
+  });
+
+  it('calls timedOut and cancelled as methods, so a class instance can be the run', async () => {
+    class Run implements DeadlineRun {
+      readonly toolName = 't';
+      readonly timeoutMs = 1_000;
+      readonly abort = new CallAbort();
+      readonly #label = 'late';
+      run(): unknown {
+        return new Promise(() => undefined);
+      }
+      accept(value: unknown): ToolResponse {
+        return value as ToolResponse;
+      }
+      timedOut(): ToolResponse {
+        return ToolResponse.error('TIMEOUT', this.#label);
+      }
+      cancelled(): ToolResponse {
+        return ToolResponse.error('EXECUTION_ERROR', this.#label, {
+          cancelled: true,
+        });
+      }
+    }
+    const pending = runWithDeadline(new Run());
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await pending).toMatchObject({
+      status: 'error',
+      errorInfo: { code: 'TIMEOUT', message: 'late' },
+    });
+  });
+
   it('shares one timer between concurrent calls of the same limit, and holds none after', async () => {
     const pending = Array.from({ length: 50 }, () =>
       Promise.resolve(

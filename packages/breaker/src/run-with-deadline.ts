@@ -32,8 +32,9 @@ function deadlineReason(toolName: string, timeoutMs: number): DOMException {
 
 /** Whether an abort reason says "timed out". Hostile reasons whose reads throw are not timeouts. */
 function isTimeoutReason(reason: unknown): boolean {
-  if (reason instanceof DOMException) return reason.name === 'TimeoutError';
+  // Inside the try too: `instanceof` asks a Proxy for its prototype, which may throw.
   try {
+    if (reason instanceof DOMException) return reason.name === 'TimeoutError';
     return (
       typeof reason === 'object' &&
       reason !== null &&
@@ -135,11 +136,12 @@ function settle(
       call.stopListening?.();
       resolve(response());
     };
+    // Called as methods, so a class may implement DeadlineRun (one object, no closures per call).
     call.stopListening = abort.onAbort((reason) => {
       finish(
         reason === ours || isTimeoutReason(reason)
-          ? options.timedOut
-          : options.cancelled,
+          ? () => options.timedOut()
+          : () => options.cancelled(),
       );
     });
     if (call.settled) {
@@ -150,7 +152,7 @@ function settle(
       ours = deadlineReason(toolName, timeoutMs);
       abort.abort(ours);
       // A CallAbort already aborted by someone else does not call listeners again.
-      finish(options.timedOut);
+      finish(() => options.timedOut());
     });
     try {
       pending.then(

@@ -1,5 +1,6 @@
-import { describeThrown } from '@candor/errors';
+import { isToolErrorCode } from '@candor/errors';
 import { type ToolResponse, ToolResponse as Responses } from '@candor/tools';
+import { snapshotJson } from './snapshot-json.ts';
 
 const STATUSES: ReadonlySet<unknown> = new Set(['success', 'partial', 'error']);
 
@@ -19,30 +20,6 @@ function internal(toolName: string, problem: string): ToolResponse {
     'INTERNAL_ERROR',
     `Tool "${toolName}" returned an invalid result: ${problem}`,
   );
-}
-
-/** A value read once into plain JSON, or why it cannot be. */
-export type JsonSnapshot =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly reason: string };
-
-/**
- * Reads `value` once into a plain JSON copy: each getter and Proxy trap runs once, and the copy
- * cannot change afterwards. Cycles, BigInt and throwing getters or `toJSON` give a reason instead.
- * `undefined` (and what `toJSON` turns into it) snapshots as `undefined`.
- */
-export function snapshotJson(value: unknown): JsonSnapshot {
-  try {
-    const text: unknown = JSON.stringify(value);
-    // JSON.stringify returns undefined for undefined, functions and symbols at the top.
-    return {
-      ok: true,
-      value:
-        typeof text === 'string' ? (JSON.parse(text) as unknown) : undefined,
-    };
-  } catch (error: unknown) {
-    return { ok: false, reason: describeThrown(error) };
-  }
 }
 
 function describeKind(value: unknown): string {
@@ -86,6 +63,8 @@ function checkCopy(toolName: string, value: unknown): ToolResponse {
       `expected a ToolResponse, got ${describeKind(value)}`,
     );
   }
+  const checked = wellFormed(value);
+  if (checked !== undefined) return checked;
   const parsed = Responses.safeParse(value);
   return parsed.success
     ? parsed.response
@@ -135,4 +114,100 @@ export function normaliseLegacy(
       return Responses.success(JSON.stringify(copy), { data: copy });
     }
   }
+}
+
+type JsonRecord = Record<string, unknown>;
+
+function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isStats(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const timeMs = value['timeMs'];
+  if (typeof timeMs !== 'number' || timeMs < 0) return false;
+  for (const key in value) {
+    if (typeof value[key] !== 'number') return false;
+  }
+  return true;
+}
+
+function isContext(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const { toolName, callId } = value;
+  return (
+    (toolName === undefined || typeof toolName === 'string') &&
+    (callId === undefined || typeof callId === 'string')
+  );
+}
+
+function isErrorInfo(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  let known = 3;
+  const { code, message, retryable } = value;
+  if (
+    !isToolErrorCode(code) ||
+    typeof message !== 'string' ||
+    message === '' ||
+    typeof retryable !== 'boolean'
+  ) {
+    return false;
+  }
+  const { retryAfterMs, details, cancelled, denied } = value;
+  if (retryAfterMs !== undefined) {
+    if (typeof retryAfterMs !== 'number' || retryAfterMs < 0) return false;
+    known += 1;
+  }
+  if (details !== undefined) {
+    if (!isRecord(details)) return false;
+    known += 1;
+  }
+  if (cancelled !== undefined) {
+    if (typeof cancelled !== 'boolean') return false;
+    known += 1;
+  }
+  if (denied !== undefined) {
+    if (typeof denied !== 'boolean') return false;
+    if (denied && code !== 'ACCESS_DENIED') return false;
+    known += 1;
+  }
+  return Object.keys(value).length === known;
+}
+
+/**
+ * The copy as a response, when it has only the fields the wire schema names and each is
+ * well-typed; `undefined` sends it to the schema itself, which also keeps unknown keys and says
+ * what is wrong. A JSON copy has no `undefined` values, so a key that is there has a value.
+ * The schema (`toolResponseSchema` in `@candor/tools`) stays the one definition: this only
+ * accepts a subset of what it accepts, and `normalise-response.test.ts` holds the two together.
+ */
+export function wellFormed(value: unknown): ToolResponse | undefined {
+  if (!isRecord(value)) return undefined;
+  const { status, text, stats, context } = value;
+  if (typeof text !== 'string' || !isStats(stats)) return undefined;
+  let known = 3;
+  if ('data' in value) known += 1;
+  if (context !== undefined) {
+    if (!isContext(context)) return undefined;
+    known += 1;
+  }
+  switch (status) {
+    case 'success':
+      break;
+    case 'partial': {
+      const reason = value['reason'];
+      if (typeof reason !== 'string' || reason === '') return undefined;
+      known += 1;
+      break;
+    }
+    case 'error':
+      if (!isErrorInfo(value['errorInfo'])) return undefined;
+      known += 1;
+      break;
+    default:
+      return undefined;
+  }
+  return Object.keys(value).length === known
+    ? (value as unknown as ToolResponse)
+    : undefined;
 }

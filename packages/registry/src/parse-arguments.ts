@@ -1,5 +1,5 @@
 import { describeThrown } from '@candor/errors';
-import { type z } from 'zod';
+import { z } from 'zod';
 import { type ToolResponse, ToolResponse as Responses } from '@candor/tools';
 
 /** The outcome of {@link decodeArguments} and {@link validateArguments}: the validated input, or the response for the model. */
@@ -37,18 +37,42 @@ function describeIssue(issue: z.core.$ZodIssue): {
   return { path, message: issue.message };
 }
 
+// Schemas seen to need an async parse (async refinements or transforms): they go straight to
+// safeParseAsync, so their sync checks run once per call, not twice.
+const asyncSchemas = new WeakSet<z.ZodType>();
+
 /**
  * Validates decoded arguments against the tool's schema. Failures name each field and what is
  * wrong with it, never the values themselves. Arguments whose reads throw are invalid too.
+ * Synchronous schemas (nearly all) answer synchronously, with no promise and no microtask; a
+ * schema with async refinements gives a promise.
  */
-export async function validateArguments(
+export function validateArguments(
   schema: z.ZodType,
   decoded: ParsedArguments,
-): Promise<ParsedArguments> {
+): ParsedArguments | Promise<ParsedArguments> {
   if (!decoded.ok) return decoded;
+  if (asyncSchemas.has(schema)) return validateAsync(schema, decoded.value);
   let result: z.ZodSafeParseResult<unknown>;
   try {
-    result = await schema.safeParseAsync(decoded.value);
+    result = schema.safeParse(decoded.value);
+  } catch (error: unknown) {
+    // zod throws when a sync parse meets an async check. Any other throw is retried the same
+    // way, so a schema from another copy of zod (another error class) is never misjudged; only
+    // this copy's error is remembered.
+    if (error instanceof z.core.$ZodAsyncError) asyncSchemas.add(schema);
+    return validateAsync(schema, decoded.value);
+  }
+  return checked(result);
+}
+
+async function validateAsync(
+  schema: z.ZodType,
+  value: unknown,
+): Promise<ParsedArguments> {
+  let result: z.ZodSafeParseResult<unknown>;
+  try {
+    result = await schema.safeParseAsync(value);
   } catch (error: unknown) {
     return {
       ok: false,
@@ -58,6 +82,10 @@ export async function validateArguments(
       ),
     };
   }
+  return checked(result);
+}
+
+function checked(result: z.ZodSafeParseResult<unknown>): ParsedArguments {
   if (result.success) return { ok: true, value: result.data };
   const issues = result.error.issues.slice(0, MAX_ISSUES).map(describeIssue);
   const summary = issues

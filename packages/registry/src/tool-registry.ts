@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describeThrown } from '@candor/errors';
 import {
+  type Admission,
   BreakerRegistry,
+  type DeadlineRun,
   runWithDeadline,
   type BreakerOptions,
   type BreakerSnapshot,
@@ -26,6 +28,7 @@ import {
   toolSpec,
   type ToolSpec,
   ToolResponse,
+  type ToolStats,
   toOpenAITool,
   type ToolProgress,
   type ToolRunContext,
@@ -38,7 +41,7 @@ import {
   type ParsedArguments,
   validateArguments,
 } from './parse-arguments.ts';
-import { snapshotJson } from './normalise-response.ts';
+import { snapshotJson } from './snapshot-json.ts';
 import {
   type CallStage,
   RegistryEmitter,
@@ -213,6 +216,19 @@ interface CallRequest {
   readonly decoded: ParsedArguments;
   readonly params: unknown;
   readonly options: GivenOptions;
+  /** The caller's progress listener, where `RunContext` reads it. */
+  readonly onProgress: ((progress: ToolProgress) => void) | undefined;
+}
+
+/** What `#finish` needs of a call. */
+interface FinishInput {
+  readonly toolName: string;
+  readonly callId: string;
+  readonly params: unknown;
+  readonly secrets: readonly string[];
+  readonly started: number;
+  readonly result: StageResult;
+  readonly span: Span | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -374,7 +390,7 @@ export class ToolRegistry {
     const toolName = typeof name === 'string' ? name : describeName(name);
     let span: Span | undefined;
     let params: unknown;
-    let secrets: string[] = [];
+    let secrets: readonly string[] = noSecrets;
     let result: StageResult;
     try {
       span = this.#telemetry?.start(
@@ -385,8 +401,9 @@ export class ToolRegistry {
       // The one decoding of the arguments; context and logs show them as the tool sees them,
       // as JSON values only, censored.
       const decoded = decodeArguments(args);
-      params = this.#redactor.redact(shownArguments(args, decoded));
-      secrets = decoded.ok ? this.#redactor.secretValues(decoded.value) : [];
+      const shown = showArguments(this.#redactor, args, decoded);
+      params = shown.params;
+      secrets = shown.secrets;
       if (this.#events.has('tool:start')) {
         this.#events.emit('tool:start', { toolName, callId, params });
       }
@@ -396,11 +413,15 @@ export class ToolRegistry {
         decoded,
         params,
         options: given,
+        onProgress: given.onProgress,
       };
       const activeSpan = span;
-      result = await (this.#telemetry === undefined || activeSpan === undefined
-        ? this.#pipeline(request)
-        : this.#telemetry.activate(activeSpan, () => this.#pipeline(request)));
+      const pending =
+        this.#telemetry === undefined || activeSpan === undefined
+          ? this.#pipeline(request)
+          : this.#telemetry.activate(activeSpan, () => this.#pipeline(request));
+      // A synchronous tool with a synchronous schema settles without a single await.
+      result = pending instanceof Promise ? await pending : pending;
     } catch (error: unknown) {
       // Only a bug of ours lands here; the caller still gets a valid response.
       result = {
@@ -418,7 +439,7 @@ export class ToolRegistry {
       // Still inside the never-reject boundary: a bug after the run gives a valid response too.
       return this.#finish({
         ...done,
-        secrets: [],
+        secrets: noSecrets,
         result: {
           stage: result.stage,
           response: ToolResponse.error(
@@ -430,8 +451,9 @@ export class ToolRegistry {
     }
   }
 
-  async #pipeline(call: CallRequest): Promise<StageResult> {
-    const { toolName, callId, options } = call;
+  /** Everything from the lookup on; a value when nothing on the way is asynchronous. */
+  #pipeline(call: CallRequest): StageResult | Promise<StageResult> {
+    const { toolName } = call;
     if (this.#shutDown) {
       return {
         stage: 'lookup',
@@ -453,24 +475,68 @@ export class ToolRegistry {
         ),
       };
     }
-    const parsed = await validateArguments(entry.tool.input, call.decoded);
+    const parsed = validateArguments(entry.tool.input, call.decoded);
+    return parsed instanceof Promise
+      ? parsed.then((checked) => this.#validated(entry, call, checked))
+      : this.#validated(entry, call, parsed);
+  }
+
+  #validated(
+    entry: Entry,
+    call: CallRequest,
+    parsed: ParsedArguments,
+  ): StageResult | Promise<StageResult> {
     if (!parsed.ok) return { stage: 'arguments', response: parsed.response };
-
-    if (this.#approve !== undefined || options.approve !== undefined) {
-      const refusal = await this.#askApproval(
-        { toolName, callId, params: call.params },
-        options.approve,
-      );
-      if (refusal !== undefined)
-        return { stage: 'approval', response: refusal };
+    if (this.#approve !== undefined || call.options.approve !== undefined) {
+      return this.#approved(entry, call, parsed.value);
     }
+    return this.#run(entry, call, parsed.value);
+  }
 
+  async #approved(
+    entry: Entry,
+    call: CallRequest,
+    input: unknown,
+  ): Promise<StageResult> {
+    const refusal = await this.#askApproval(
+      { toolName: call.toolName, callId: call.callId, params: call.params },
+      call.options.approve,
+    );
+    if (refusal !== undefined) return { stage: 'approval', response: refusal };
+    return this.#run(entry, call, input);
+  }
+
+  #run(
+    entry: Entry,
+    call: CallRequest,
+    input: unknown,
+  ): StageResult | Promise<StageResult> {
     const timeoutMs = Math.min(
-      positiveOr(options.timeoutMs, entry.tool.timeoutMs ?? this.#timeoutMs),
+      positiveOr(
+        call.options.timeoutMs,
+        entry.tool.timeoutMs ?? this.#timeoutMs,
+      ),
       MAX_TIMER_MS,
     );
-    const signal = options.signal;
     const retry = retryPlan(entry.tool);
+    if (retry !== undefined) {
+      return this.#retrying(entry, call, { input, timeoutMs, retry });
+    }
+    if (call.options.signal?.aborted === true) {
+      return { stage: 'run', response: cancelledBeforeStart(call.toolName) };
+    }
+    return this.#attempt(entry, call, { input, timeoutMs });
+  }
+
+  /** An idempotent tool's attempts: retry around breaker around deadline. */
+  async #retrying(
+    entry: Entry,
+    call: CallRequest,
+    plan: { input: unknown; timeoutMs: number; retry: RetryPlan },
+  ): Promise<StageResult> {
+    const { toolName, callId } = call;
+    const { retry } = plan;
+    const signal = call.options.signal;
     let attempts = 0;
     for (;;) {
       if (signal?.aborted === true) {
@@ -483,14 +549,9 @@ export class ToolRegistry {
             };
       }
       attempts += 1;
-      const result = await this.#attempt(entry, call, {
-        input: parsed.value,
-        timeoutMs,
-      });
-      const withAttempts =
-        retry === undefined ? result : { ...result, attempts };
-      if (retry === undefined || attempts >= retry.attempts)
-        return withAttempts;
+      const result = await this.#attempt(entry, call, plan);
+      const withAttempts = { ...result, attempts };
+      if (attempts >= retry.attempts) return withAttempts;
       const delayMs = retryDelay(result.response, retry, attempts);
       if (delayMs === undefined) return withAttempts;
       this.#logger.debug(
@@ -502,64 +563,45 @@ export class ToolRegistry {
   }
 
   /** One attempt: through the breaker, then one run under one deadline. */
-  async #attempt(
+  #attempt(
     entry: Entry,
     call: CallRequest,
     { input, timeoutMs }: { input: unknown; timeoutMs: number },
-  ): Promise<StageResult> {
-    const { toolName, callId } = call;
-    const signal = call.options.signal;
+  ): StageResult | Promise<StageResult> {
     const breaker = this.#breakerFor(entry);
     const breakerState = breaker?.state;
     const admission = breaker === undefined ? undefined : breaker.admit();
     if (admission !== undefined && !admission.admitted) {
-      return {
-        stage: 'breaker',
-        response: admission.response,
-        ...(breakerState === undefined ? {} : { breakerState }),
-      };
+      return breakerState === undefined
+        ? { stage: 'breaker', response: admission.response }
+        : { stage: 'breaker', response: admission.response, breakerState };
     }
-    const abort = new CallAbort();
-    const unfollow = abort.follow(signal);
-    let timedOut = false;
-    let response: ToolResponse = ToolResponse.error(
-      'INTERNAL_ERROR',
-      `The registry failed while running "${toolName}".`,
-    );
+    const run = new AttemptRun(entry, call, { input, timeoutMs });
+    let response: ToolResponse | Promise<ToolResponse>;
     try {
-      response = await runWithDeadline({
-        toolName,
-        timeoutMs,
-        abort,
-        run: (callAbort) =>
-          entry.tool.run(
-            input,
-            new RunContext(callAbort, {
-              callId,
-              toolName,
-              onProgress: call.options.onProgress,
-            }),
-          ),
-        accept: (value) =>
-          this.#checkOutput(entry, normaliseStructured(toolName, value)),
-        timedOut: () => {
-          timedOut = true;
-          return ToolResponse.error(
-            'TIMEOUT',
-            `Tool "${toolName}" did not finish within ${timeoutMs} ms.`,
-          );
-        },
-        cancelled: () => cancelledWhileRunning(toolName),
-      });
-    } finally {
-      unfollow();
-      // Exactly once, on every path: an admitted call that is never recorded would hold a
-      // half-open breaker's one trial slot forever.
-      admission?.record(response, { timedOut });
+      response = runWithDeadline(run);
+    } catch (error: unknown) {
+      // runWithDeadline never throws; if it ever did, the admission is still recorded.
+      response = ToolResponse.error(
+        'INTERNAL_ERROR',
+        `The registry failed while running "${call.toolName}": ${describeThrown(error)}`,
+      );
     }
-    return breakerState === undefined
-      ? { stage: 'run', response }
-      : { stage: 'run', response, breakerState };
+    if (response instanceof Promise) {
+      return response.then(
+        (settled) => run.end(settled, admission, breakerState),
+        (error: unknown) =>
+          run.end(
+            ToolResponse.error(
+              'INTERNAL_ERROR',
+              `The registry failed while running "${call.toolName}": ${describeThrown(error)}`,
+            ),
+            admission,
+            breakerState,
+          ),
+      );
+    }
+    return run.end(response, admission, breakerState);
   }
 
   async #askApproval(
@@ -586,37 +628,6 @@ export class ToolRegistry {
     );
   }
 
-  #checkOutput(entry: Entry, response: ToolResponse): ToolResponse {
-    const schema = entry.tool.output;
-    if (schema === undefined || response.status === 'error') return response;
-    const checked = schema.safeParse(response.data);
-    if (checked.success) return response;
-    const problem = checked.error.issues
-      .slice(0, 5)
-      .map(
-        (issue) =>
-          `${issue.path.map(String).join('.') || '(data)'}: ${issue.message}`,
-      )
-      .join('; ');
-    if (entry.tool.idempotent === true) {
-      return ToolResponse.error(
-        'INTERNAL_ERROR',
-        `Tool "${entry.tool.name}" returned data that does not match its output schema: ${problem}`,
-        {
-          ...('data' in response ? { data: response.data } : {}),
-        },
-      );
-    }
-    // The tool has side effects that already happened: redoing it would repeat them.
-    return ToolResponse.partial(
-      `${response.text}\n\n[Note: the tool ran, but its result does not match its declared output schema (${problem}). Do not run it again just to fix this.]`,
-      {
-        reason: 'output_schema_mismatch',
-        ...('data' in response ? { data: response.data } : {}),
-      },
-    );
-  }
-
   #breakerFor(entry: Entry): ToolBreaker | undefined {
     if (this.#breakers === undefined || entry.breaker === false)
       return undefined;
@@ -626,30 +637,14 @@ export class ToolRegistry {
     });
   }
 
-  #finish(done: {
-    toolName: string;
-    callId: string;
-    params: unknown;
-    secrets: readonly string[];
-    started: number;
-    result: StageResult;
-    span: Span | undefined;
-  }): ToolResponse {
-    const { toolName, callId, params, secrets, started, result } = done;
+  #finish(done: FinishInput): ToolResponse {
+    const { toolName, callId, params, started, result } = done;
     const durationMs = performance.now() - started;
-    const response = this.#cap(this.#scrub(result.response, secrets));
-    const finished: ToolResponse = {
-      ...response,
-      stats:
-        result.attempts === undefined
-          ? { ...response.stats, timeMs: durationMs }
-          : {
-              ...response.stats,
-              timeMs: durationMs,
-              attempts: result.attempts,
-            },
-      context: { ...response.context, toolName, callId, params },
-    };
+    const finished = this.#final(
+      this.#scrub(result.response, done.secrets),
+      done,
+      durationMs,
+    );
     const outcome = outcomeOf(finished);
     const code =
       finished.status === 'error' ? finished.errorInfo.code : undefined;
@@ -670,18 +665,85 @@ export class ToolRegistry {
       else this.#logger.info(fields, 'tool call finished');
     }
     if (this.#events.has('tool:end')) {
-      this.#events.emit('tool:end', {
-        toolName,
-        callId,
-        outcome,
-        ...(code === undefined ? {} : { code }),
-        durationMs,
-        resultLength: finished.text.length,
-        stage: result.stage,
-        response: finished,
-      });
+      const resultLength = finished.text.length;
+      const stage = result.stage;
+      const response = finished;
+      this.#events.emit(
+        'tool:end',
+        code === undefined
+          ? {
+              toolName,
+              callId,
+              outcome,
+              durationMs,
+              resultLength,
+              stage,
+              response,
+            }
+          : {
+              toolName,
+              callId,
+              outcome,
+              code,
+              durationMs,
+              resultLength,
+              stage,
+              response,
+            },
+      );
     }
     return finished;
+  }
+
+  /**
+   * The response that leaves the seam, built in one object literal per status, so every call's
+   * response has one of a few fixed shapes (no spread, then added fields): the call's timing and
+   * context, the text capped at `maxResultChars`.
+   */
+  #final(
+    response: ToolResponse,
+    done: FinishInput,
+    durationMs: number,
+  ): ToolResponse {
+    const { toolName, callId, params } = done;
+    const stats = finalStats(response.stats, durationMs, done.result.attempts);
+    const context =
+      response.context === undefined
+        ? { toolName, callId, params }
+        : { ...response.context, toolName, callId, params };
+    // Fields the wire schema does not name are kept, as it keeps them: the rare, slower path.
+    if (hasUnnamedKeys(response)) {
+      return { ...this.#cap(response), stats, context };
+    }
+    const limit = this.#maxResultChars;
+    const capped = response.text.length > limit;
+    const text = capped ? capText(response.text, limit) : response.text;
+    const hasData = 'data' in response;
+    const data = hasData ? response.data : undefined;
+    switch (response.status) {
+      case 'success':
+        if (capped) {
+          const reason = 'result_truncated';
+          return hasData
+            ? { status: 'partial', text, data, stats, context, reason }
+            : { status: 'partial', text, stats, context, reason };
+        }
+        return hasData
+          ? { status: 'success', text, data, stats, context }
+          : { status: 'success', text, stats, context };
+      case 'partial': {
+        const reason = response.reason;
+        return hasData
+          ? { status: 'partial', text, data, stats, context, reason }
+          : { status: 'partial', text, stats, context, reason };
+      }
+      case 'error': {
+        const errorInfo = response.errorInfo;
+        return hasData
+          ? { status: 'error', text, data, stats, context, errorInfo }
+          : { status: 'error', text, stats, context, errorInfo };
+      }
+    }
   }
 
   /**
@@ -689,21 +751,25 @@ export class ToolRegistry {
    * details and context, and every secret value (from the arguments or from the response's own
    * secret keys) is scrubbed from every string the response carries. Events, logs, spans, the
    * agent and the model all read this response, so none of them can see the secret.
+   *
+   * One walk looks for secret keys and values first; when there is neither (most calls), the
+   * censoring would change nothing, and the response is returned as it is.
    */
   #scrub(
     response: ToolResponse,
     argumentSecrets: readonly string[],
   ): ToolResponse {
     const redactor = this.#redactor;
-    const data = 'data' in response ? response.data : undefined;
+    const secrets = [...argumentSecrets];
     const details =
       response.status === 'error' ? response.errorInfo.details : undefined;
-    const secrets = [
-      ...argumentSecrets,
-      ...safeSecretValues(redactor, data),
-      ...safeSecretValues(redactor, details),
-      ...safeSecretValues(redactor, response.context),
-    ];
+    const dataKeyed =
+      'data' in response && redactor.collectSecrets(response.data, secrets);
+    const detailsKeyed = redactor.collectSecrets(details, secrets);
+    const contextKeyed = redactor.collectSecrets(response.context, secrets);
+    if (!dataKeyed && !detailsKeyed && !contextKeyed && secrets.length === 0) {
+      return response;
+    }
     const censor = <T>(value: T): T => redactor.censor(value, secrets) as T;
     const shared = {
       text: censor(response.text),
@@ -735,9 +801,7 @@ export class ToolRegistry {
   #cap(response: ToolResponse): ToolResponse {
     const limit = this.#maxResultChars;
     if (response.text.length <= limit) return response;
-    const half = Math.floor(limit / 2);
-    const omitted = response.text.length - 2 * half;
-    const text = `${response.text.slice(0, half)}\n[… ${omitted} characters omitted …]\n${response.text.slice(-half)}`;
+    const text = capText(response.text, limit);
     if (response.status === 'error') return { ...response, text };
     return {
       ...response,
@@ -809,6 +873,109 @@ export class ToolRegistry {
     this.#events.clear();
   }
 }
+
+/** The tool's output schema, checked against the data of a response that is not an error. */
+function checkOutput(entry: Entry, response: ToolResponse): ToolResponse {
+  const schema = entry.tool.output;
+  if (schema === undefined || response.status === 'error') return response;
+  const checked = schema.safeParse(response.data);
+  if (checked.success) return response;
+  const problem = checked.error.issues
+    .slice(0, 5)
+    .map(
+      (issue) =>
+        `${issue.path.map(String).join('.') || '(data)'}: ${issue.message}`,
+    )
+    .join('; ');
+  if (entry.tool.idempotent === true) {
+    return ToolResponse.error(
+      'INTERNAL_ERROR',
+      `Tool "${entry.tool.name}" returned data that does not match its output schema: ${problem}`,
+      {
+        ...('data' in response ? { data: response.data } : {}),
+      },
+    );
+  }
+  // The tool has side effects that already happened: redoing it would repeat them.
+  return ToolResponse.partial(
+    `${response.text}\n\n[Note: the tool ran, but its result does not match its declared output schema (${problem}). Do not run it again just to fix this.]`,
+    {
+      reason: 'output_schema_mismatch',
+      ...('data' in response ? { data: response.data } : {}),
+    },
+  );
+}
+
+/** One attempt's run under the deadline: one object per attempt, in place of five closures. */
+class AttemptRun implements DeadlineRun {
+  readonly toolName: string;
+  readonly timeoutMs: number;
+  readonly abort = new CallAbort();
+  readonly #entry: Entry;
+  readonly #call: CallRequest;
+  readonly #input: unknown;
+  readonly #unfollow: () => void;
+  #timedOut = false;
+
+  constructor(
+    entry: Entry,
+    call: CallRequest,
+    { input, timeoutMs }: { input: unknown; timeoutMs: number },
+  ) {
+    this.toolName = call.toolName;
+    this.timeoutMs = timeoutMs;
+    this.#entry = entry;
+    this.#call = call;
+    this.#input = input;
+    this.#unfollow = this.abort.follow(call.options.signal);
+  }
+
+  run(abort: CallAbort): unknown {
+    return this.#entry.tool.run(this.#input, new RunContext(abort, this.#call));
+  }
+
+  accept(value: unknown): ToolResponse {
+    return checkOutput(this.#entry, normaliseStructured(this.toolName, value));
+  }
+
+  timedOut(): ToolResponse {
+    this.#timedOut = true;
+    return ToolResponse.error(
+      'TIMEOUT',
+      `Tool "${this.toolName}" did not finish within ${this.timeoutMs} ms.`,
+    );
+  }
+
+  cancelled(): ToolResponse {
+    return cancelledWhileRunning(this.toolName);
+  }
+
+  /** Stops following the caller's signal and records the outcome: once, on every path. */
+  end(
+    response: ToolResponse,
+    admission: Admission | undefined,
+    breakerState: BreakerState | undefined,
+  ): StageResult {
+    try {
+      this.#unfollow();
+    } finally {
+      // An admitted call that is never recorded would hold a half-open breaker's one trial
+      // slot forever.
+      admission?.record(
+        response,
+        this.#timedOut ? timedOutRecord : settledRecord,
+      );
+    }
+    return breakerState === undefined
+      ? { stage: 'run', response }
+      : { stage: 'run', response, breakerState };
+  }
+}
+
+const timedOutRecord = Object.freeze({ timedOut: true });
+const settledRecord = Object.freeze({ timedOut: false });
+
+const noSecrets: readonly string[] = Object.freeze([]);
 
 const tracerMethods = ['startSpan'];
 const meterMethods = [
@@ -882,15 +1049,6 @@ function wrapFunction(
     run: async (input, context) =>
       normaliseLegacy(name, await fn(input as never, context)),
   });
-}
-
-/** The secret values in a response part; a part that cannot be read is censored whole later. */
-function safeSecretValues(redactor: SecretRedactor, value: unknown): string[] {
-  try {
-    return redactor.secretValues(value);
-  } catch {
-    return [];
-  }
 }
 
 interface RetryPlan {
@@ -1042,15 +1200,81 @@ function nextCallId(): string {
   return `${callIdPrefix}${callCount.toString(36)}`;
 }
 
-/** The arguments as context and logs show them: JSON values only. */
-function shownArguments(args: unknown, decoded: ParsedArguments): unknown {
+/**
+ * The arguments as context and logs show them (JSON values only, secret-looking keys censored),
+ * and the secret values found under those keys, in one walk of the arguments.
+ */
+function showArguments(
+  redactor: SecretRedactor,
+  args: unknown,
+  decoded: ParsedArguments,
+): { readonly params: unknown; readonly secrets: readonly string[] } {
   // A string that is not JSON is shown as the string it is.
-  if (!decoded.ok) return args;
-  if (typeof args === 'string' || args === undefined) return decoded.value;
-  const snapshot = snapshotJson(decoded.value);
-  return snapshot.ok
-    ? snapshot.value
-    : `[arguments that are not JSON: ${snapshot.reason}]`;
+  if (!decoded.ok) return { params: args, secrets: noSecrets };
+  const secrets: string[] = [];
+  // Decoded from JSON text: plain data already, and only censored.
+  if (typeof args === 'string' || args === undefined) {
+    return { params: redactor.redact(decoded.value, secrets), secrets };
+  }
+  // Given as a value: read once into JSON and censored in the same walk.
+  const snapshot = snapshotJson(decoded.value, { redactor, found: secrets });
+  if (!snapshot.ok) {
+    return {
+      params: `[arguments that are not JSON: ${snapshot.reason}]`,
+      secrets: redactor.secretValues(decoded.value),
+    };
+  }
+  return { params: snapshot.value, secrets };
+}
+
+/** The response's stats with the call's time (and attempts); one fixed shape for most tools. */
+function finalStats(
+  given: ToolStats,
+  timeMs: number,
+  attempts: number | undefined,
+): ToolStats {
+  // Most tools report no measures of their own.
+  if (onlyTime(given)) {
+    return attempts === undefined ? { timeMs } : { timeMs, attempts };
+  }
+  return attempts === undefined
+    ? { ...given, timeMs }
+    : { ...given, timeMs, attempts };
+}
+
+function onlyTime(stats: ToolStats): boolean {
+  for (const key in stats) if (key !== 'timeMs') return false;
+  return true;
+}
+
+/** Whether a response carries keys the wire schema does not name (it keeps them). */
+function hasUnnamedKeys(response: ToolResponse): boolean {
+  for (const key in response) {
+    switch (key) {
+      case 'status':
+      case 'text':
+      case 'data':
+      case 'stats':
+      case 'context':
+        continue;
+      case 'reason':
+        if (response.status === 'partial') continue;
+        return true;
+      case 'errorInfo':
+        if (response.status === 'error') continue;
+        return true;
+      default:
+        return true;
+    }
+  }
+  return false;
+}
+
+/** A text longer than `limit`, cut to its head and tail. */
+function capText(text: string, limit: number): string {
+  const half = Math.floor(limit / 2);
+  const omitted = text.length - 2 * half;
+  return `${text.slice(0, half)}\n[… ${omitted} characters omitted …]\n${text.slice(-half)}`;
 }
 
 function positiveOr(value: number | undefined, fallback: number): number {

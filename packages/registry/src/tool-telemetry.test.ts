@@ -4,6 +4,8 @@ import {
   context,
   metrics,
   type Meter,
+  ProxyTracer,
+  ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -512,6 +514,38 @@ describe('25. telemetry: switches and failures', () => {
         `@candor/breaker@0.0.0 ${BREAKER_CALLS}`,
       ]),
     );
+  });
+
+  it('25. with no SDK registered no span is started, and an SDK registered later gets the next call', async () => {
+    const startSpan = vi.spyOn(ProxyTracer.prototype, 'startSpan');
+    const registry = registryWith(undefined);
+    registry.register(scripted('get_user').tool);
+
+    const first = await registry.call('get_user', {});
+
+    expect(first.status).toBe('success');
+    expect(startSpan).not.toHaveBeenCalled();
+
+    const otel = harness();
+    trace.setGlobalTracerProvider(otel.tracerProvider);
+    await registry.call('get_user', {});
+
+    expect(onlySpan(otel.spans()).name).toBe('execute_tool get_user');
+  });
+
+  it("25. an injected no-op tracer (the API's own) is never asked for a span", async () => {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the API's own no-op tracer
+    const noopTracer = new ProxyTracerProvider().getDelegate().getTracer('x');
+    const startSpan = vi.spyOn(noopTracer, 'startSpan');
+    const registry = registryWith(undefined, {
+      telemetry: { tracer: noopTracer },
+    });
+    registry.register(scripted('get_user').tool);
+
+    const response = await registry.call('get_user', {});
+
+    expect(response.status).toBe('success');
+    expect(startSpan).not.toHaveBeenCalled();
   });
 
   it('25. telemetry: false records nothing, even with global providers registered', async () => {

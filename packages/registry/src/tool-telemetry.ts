@@ -8,6 +8,7 @@ import {
   type Histogram,
   type Meter,
   metrics,
+  ProxyTracerProvider,
   type Span,
   type SpanOptions,
   SpanKind,
@@ -57,6 +58,13 @@ const DURATION_BOUNDARIES = [
 
 // The class of the API's no-op meter; it is not exported by name.
 const NoopMeter = createNoopMeter().constructor;
+
+// The API's no-op tracer provider and tracer: what a ProxyTracerProvider without a registered
+// SDK delegates to. Neither is exported by name; a fresh proxy hands out both. The proxy class is
+// marked deprecated for the API's next major; it is the global provider of every 1.x API.
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+const NoopTracer = NOOP_TRACER_PROVIDER.getTracer('').constructor;
 
 /** A name that was not registered, in metrics: models must not be able to grow cardinality. */
 const OTHER_TOOL = '_OTHER';
@@ -120,6 +128,13 @@ function metricAttributes(name: string): Attributes {
  */
 export class ToolTelemetry {
   readonly #tracer: Tracer;
+  /**
+   * Whether spans would be dropped unseen. The check is made once: an injected no-op tracer
+   * never records; the global tracer records once an SDK is registered with the API, which a
+   * call sees by asking the global proxy for its delegate (a field read), never by starting a
+   * span.
+   */
+  readonly #tracingOff: () => boolean;
   // Undefined for the API's no-op meter (a plain no-op, not a proxy, when no SDK came first):
   // then no call builds the histogram's attribute sets.
   readonly #duration: Histogram | undefined;
@@ -128,10 +143,22 @@ export class ToolTelemetry {
   readonly #unknown = new ToolConstants({ name: OTHER_TOOL });
 
   private constructor(
-    options: { tracer: Tracer; meter: Meter },
+    options: {
+      tracer: Tracer;
+      meter: Meter;
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- see NOOP_TRACER_PROVIDER
+      global?: ProxyTracerProvider;
+    },
     onError: (error: unknown) => void,
   ) {
     this.#tracer = options.tracer;
+    const global = options.global;
+    this.#tracingOff =
+      options.tracer instanceof NoopTracer
+        ? () => true
+        : global === undefined
+          ? () => false
+          : () => global.getDelegate() === NOOP_TRACER_PROVIDER;
     this.#onError = onError;
     this.#duration =
       options.meter instanceof NoopMeter
@@ -150,10 +177,22 @@ export class ToolTelemetry {
   ): ToolTelemetry | undefined {
     try {
       const { name, version } = instrumentationScope;
+      const meter = options.meter ?? metrics.getMeter(name, version);
+      if (options.tracer !== undefined) {
+        return new ToolTelemetry({ tracer: options.tracer, meter }, onError);
+      }
+      // The API's global provider is its ProxyTracerProvider, whose delegate is the SDK once
+      // one is registered; a provider of another copy of the API is not recognised, and its
+      // spans are always made.
+      const provider = trace.getTracerProvider();
       return new ToolTelemetry(
         {
-          tracer: options.tracer ?? trace.getTracer(name, version),
-          meter: options.meter ?? metrics.getMeter(name, version),
+          tracer: provider.getTracer(name, version),
+          meter,
+          // eslint-disable-next-line @typescript-eslint/no-deprecated -- see NOOP_TRACER_PROVIDER
+          ...(provider instanceof ProxyTracerProvider
+            ? { global: provider }
+            : {}),
         },
         onError,
       );
@@ -169,7 +208,8 @@ export class ToolTelemetry {
   }
 
   /**
-   * Starts the span of one call, as a child of the active context; `undefined` if that throws.
+   * Starts the span of one call, as a child of the active context; `undefined` if that throws,
+   * or when the tracer is the API's no-op (no SDK registered), which would drop it unseen.
    * `tool` is the registered tool, or undefined for a name that is not registered.
    */
   start(
@@ -178,6 +218,7 @@ export class ToolTelemetry {
     tool: { name: string; description?: string | undefined } | undefined,
   ): Span | undefined {
     try {
+      if (this.#tracingOff()) return undefined;
       // Built on a tool's first call, not at register(): most of 10,000 registered tools are
       // never called, and their attribute sets would be memory for nothing.
       let known = this.#tools.get(toolName);

@@ -70,10 +70,10 @@ export class CallAbort {
 
   /** Follows another signal: aborts when it does. Returns the function that stops following. */
   follow(signal: AbortSignal | undefined): () => void {
-    if (signal === undefined) return () => undefined;
+    if (signal === undefined) return keepFollowing;
     if (signal.aborted) {
       this.abort(signal.reason);
-      return () => undefined;
+      return keepFollowing;
     }
     const onAbort = (): void => {
       this.abort(signal.reason);
@@ -83,4 +83,9 @@ export class CallAbort {
       signal.removeEventListener('abort', onAbort);
     };
   }
+}
+
+/** What `follow` returns when there is nothing to stop following: one function for all calls. */
+function keepFollowing(): void {
+  // Nothing was subscribed.
 }

@@ -81,3 +81,72 @@ describe('SecretRedactor: the one redaction every surface uses', () => {
     expect(redactor.censor({ hostile })).toBe('[Unreadable]');
   });
 });
+
+describe('SecretRedactor: one walk instead of two', () => {
+  const redactor = new SecretRedactor();
+
+  it('redact(value, found) collects what secretValues collects, in the same walk', () => {
+    const value = {
+      q: 'weather',
+      auth: { user: 'ada', pass: 'hunter22', pin: 1234 },
+      list: [{ apiKey: 'sk-123456' }, { note: 'sk-123456 is not here' }],
+    };
+    const found: string[] = [];
+
+    const copy = redactor.redact(value, found);
+
+    expect(copy).toEqual({
+      q: 'weather',
+      auth: '[REDACTED]',
+      list: [{ apiKey: '[REDACTED]' }, { note: 'sk-123456 is not here' }],
+    });
+    expect(found.sort()).toEqual(redactor.secretValues(value).sort());
+    expect(found.sort()).toEqual(['1234', 'hunter22', 'sk-123456']);
+  });
+
+  it('collectSecrets says whether any secret key is there, even one too short to collect', () => {
+    const found: string[] = [];
+    expect(
+      redactor.collectSecrets({ rows: [1, 2], nested: { a: 'b' } }, found),
+    ).toBe(false);
+    expect(redactor.collectSecrets('sk-123456', found)).toBe(false);
+    expect(found).toEqual([]);
+
+    expect(redactor.collectSecrets({ deep: [{ token: 'ab' }] }, found)).toBe(
+      true,
+    );
+    expect(found).toEqual([]);
+    expect(
+      redactor.collectSecrets({ deep: { password: 'hunter22' } }, found),
+    ).toBe(true);
+    expect(found).toEqual(['hunter22']);
+  });
+
+  it('collectSecrets ends on cycles and shared objects, and fails closed on a throwing read', () => {
+    const cyclic: Record<string, unknown> = { inner: { secret: 'topsecret' } };
+    cyclic['self'] = cyclic;
+    (cyclic['inner'] as Record<string, unknown>)['back'] = cyclic;
+    const found: string[] = [];
+    expect(redactor.collectSecrets(cyclic, found)).toBe(true);
+    expect(found).toEqual(['topsecret']);
+
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('no keys for you');
+        },
+      },
+    );
+    expect(redactor.collectSecrets({ hostile }, [])).toBe(true);
+    expect(redactor.censor({ hostile })).toBe('[Unreadable]');
+  });
+
+  it('censor returns primitives as they are and scrubs a bare string', () => {
+    expect(redactor.censor(42, ['42'])).toBe(42);
+    expect(redactor.censor(null)).toBe(null);
+    expect(redactor.censor('key sk-123456', ['sk-123456'])).toBe(
+      'key [REDACTED]',
+    );
+  });
+});

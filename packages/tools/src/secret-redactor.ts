@@ -70,10 +70,12 @@ export class SecretRedactor {
 
   /**
    * A copy of `value` with every secret-looking key's value censored, at any depth. Cycles and
-   * excessive depth are cut, and `__proto__` keys are copied as plain data.
+   * excessive depth are cut, and `__proto__` keys are copied as plain data. When `found` is
+   * given, the values it censors are added to it, as {@link secretValues} would find them, so
+   * one walk does both.
    */
-  redact(value: unknown): unknown {
-    return this.#redact(value, 0, new WeakSet());
+  redact(value: unknown, found?: string[]): unknown {
+    return this.#redact(value, 0, { ancestors: [], found });
   }
 
   /**
@@ -85,110 +87,161 @@ export class SecretRedactor {
    * `[Unreadable]` rather than let it through unchecked.
    */
   censor(value: unknown, secrets: readonly string[] = []): unknown {
+    if (typeof value === 'string') return scrubSecrets(value, secrets);
+    if (typeof value !== 'object' || value === null) return value;
     try {
-      return this.#censor(value, 0, { secrets, seen: new WeakSet() });
+      return this.#censor(value, 0, { secrets, ancestors: [] });
     } catch {
       return UNREADABLE;
     }
   }
 
-  #censor(
-    value: unknown,
-    depth: number,
-    walk: {
-      readonly secrets: readonly string[];
-      readonly seen: WeakSet<object>;
-    },
-  ): unknown {
-    const { secrets, seen } = walk;
+  #censor(value: unknown, depth: number, walk: CensorWalk): unknown {
+    const { secrets, ancestors } = walk;
     if (typeof value === 'string') return scrubSecrets(value, secrets);
     if (typeof value !== 'object' || value === null) return value;
     // Cut, never shared: the shared object may be the one being censored, secret still inside.
-    if (seen.has(value)) return '[Circular]';
+    if (ancestors.includes(value)) return '[Circular]';
     if (depth >= MAX_DEPTH) return '[Truncated: too deep]';
-    seen.add(value);
+    ancestors.push(value);
     let copy: unknown[] | Record<string, unknown> | undefined;
     if (Array.isArray(value)) {
-      value.forEach((item: unknown, index) => {
+      const items = value as readonly unknown[];
+      for (let index = 0; index < items.length; index++) {
+        const item = items[index];
         const censored = this.#censor(item, depth + 1, walk);
         if (censored !== item) {
-          copy ??= [...(value as unknown[])];
-          (copy as unknown[])[index] = censored;
+          const changed: unknown[] = (copy as unknown[] | undefined) ?? [
+            ...items,
+          ];
+          changed[index] = censored;
+          copy = changed;
         }
-      });
+      }
     } else {
-      const entries = Object.entries(value);
-      entries.forEach(([key, item]) => {
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record);
+      const items = keys.map((key) => record[key]);
+      let index = 0;
+      for (const key of keys) {
+        const item = items[index];
+        index += 1;
         const censored = this.isSecretKey(key)
           ? REDACTED
           : this.#censor(item, depth + 1, walk);
-        if (censored === item) return;
+        if (censored === item) continue;
         if (copy === undefined) {
           const fresh: Record<string, unknown> = {};
-          for (const [name, original] of entries)
-            setData(fresh, name, original);
+          let at = 0;
+          for (const name of keys) {
+            setData(fresh, name, items[at]);
+            at += 1;
+          }
           copy = fresh;
         }
         setData(copy as Record<string, unknown>, key, censored);
-      });
+      }
     }
-    seen.delete(value);
+    ancestors.pop();
     return copy ?? value;
   }
 
   /** Every string found under a secret-looking key, so it can be scrubbed from messages. */
   secretValues(value: unknown): string[] {
     const found: string[] = [];
-    this.#collect(value, 0, { seen: new WeakSet(), found });
+    this.#collect(value, 0, { seen: undefined, found });
     return found;
   }
 
-  #redact(value: unknown, depth: number, seen: WeakSet<object>): unknown {
+  /**
+   * Adds to `found` what {@link secretValues} finds in `value`, and says whether `value` has any
+   * secret-looking key at all, even one whose value is too short to collect. When neither is
+   * true of any part of a response, {@link censor} would change nothing, and need not run. A
+   * value whose reads throw counts as having secrets, so it is censored (as `[Unreadable]`).
+   */
+  collectSecrets(value: unknown, found: string[]): boolean {
+    if (typeof value !== 'object' || value === null) return false;
+    try {
+      return this.#collect(value, 0, { seen: undefined, found });
+    } catch {
+      return true;
+    }
+  }
+
+  #redact(value: unknown, depth: number, walk: RedactWalk): unknown {
+    const { ancestors, found } = walk;
     if (typeof value !== 'object' || value === null) return value;
-    if (seen.has(value)) return '[Circular]';
+    if (ancestors.includes(value)) return '[Circular]';
     if (depth >= MAX_DEPTH) return '[Truncated: too deep]';
-    seen.add(value);
+    ancestors.push(value);
+    let copy: unknown[] | Record<string, unknown>;
     if (Array.isArray(value)) {
-      const copy = value.map((item) => this.#redact(item, depth + 1, seen));
-      seen.delete(value);
-      return copy;
+      const items = value as readonly unknown[];
+      const out: unknown[] = [];
+      for (const item of items) {
+        out.push(this.#redact(item, depth + 1, walk));
+      }
+      copy = out;
+    } else {
+      const record = value as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(record)) {
+        const item = record[key];
+        let censored: unknown;
+        if (this.isSecretKey(key)) {
+          censored = REDACTED;
+          if (found !== undefined) {
+            collectLeaves(item, depth + 1, { seen: undefined, found });
+          }
+        } else {
+          censored = this.#redact(item, depth + 1, walk);
+        }
+        setData(out, key, censored);
+      }
+      copy = out;
     }
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      const censored = this.isSecretKey(key)
-        ? REDACTED
-        : this.#redact(item, depth + 1, seen);
-      setData(copy, key, censored);
-    }
-    seen.delete(value);
+    ancestors.pop();
     return copy;
   }
 
-  #collect(
-    value: unknown,
-    depth: number,
-    walk: { readonly seen: WeakSet<object>; readonly found: string[] },
-  ): void {
-    const { seen } = walk;
-    if (
-      typeof value !== 'object' ||
-      value === null ||
-      seen.has(value) ||
-      depth >= MAX_DEPTH
-    ) {
-      return;
+  /** Collects secret values; true when a secret-looking key was seen. */
+  #collect(value: unknown, depth: number, walk: CollectWalk): boolean {
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH) {
+      return false;
     }
-    seen.add(value);
-    for (const [key, item] of Object.entries(value)) {
+    // Made on the first nested object: a flat object (most arguments) cannot hold a cycle.
+    if (walk.seen?.has(value) === true) return false;
+    let secret = false;
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
       if (this.isSecretKey(key)) {
+        secret = true;
         // Everything under a secret key is secret, including the leaves of a nested object
         // (`auth: { user, pass }`), since redact() censors that whole object.
         collectLeaves(item, depth + 1, walk);
-      } else {
-        this.#collect(item, depth + 1, walk);
+      } else if (typeof item === 'object' && item !== null) {
+        (walk.seen ??= new WeakSet()).add(value);
+        if (this.#collect(item, depth + 1, walk)) secret = true;
       }
     }
+    return secret;
   }
+}
+
+interface CensorWalk {
+  readonly secrets: readonly string[];
+  readonly ancestors: object[];
+}
+
+interface RedactWalk {
+  readonly ancestors: object[];
+  readonly found: string[] | undefined;
+}
+
+interface CollectWalk {
+  seen: WeakSet<object> | undefined;
+  readonly found: string[];
 }
 
 /** Sets a key as plain data; assigning `__proto__` would set the object's prototype instead. */
@@ -197,6 +250,10 @@ function setData(
   key: string,
   value: unknown,
 ): void {
+  if (key !== '__proto__') {
+    target[key] = value;
+    return;
+  }
   Object.defineProperty(target, key, {
     value,
     enumerable: true,
@@ -205,11 +262,7 @@ function setData(
   });
 }
 
-function collectLeaves(
-  value: unknown,
-  depth: number,
-  walk: { readonly seen: WeakSet<object>; readonly found: string[] },
-): void {
+function collectLeaves(value: unknown, depth: number, walk: CollectWalk): void {
   if (typeof value === 'string') {
     // Shorter values would scrub ordinary words out of messages.
     if (value.length >= 4) walk.found.push(value);
@@ -222,12 +275,12 @@ function collectLeaves(
   if (
     typeof value !== 'object' ||
     value === null ||
-    walk.seen.has(value) ||
+    walk.seen?.has(value) === true ||
     depth >= MAX_DEPTH
   ) {
     return;
   }
-  walk.seen.add(value);
+  (walk.seen ??= new WeakSet()).add(value);
   for (const item of Object.values(value)) collectLeaves(item, depth + 1, walk);
 }
 

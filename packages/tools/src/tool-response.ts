@@ -97,27 +97,42 @@ export interface ErrorOptions extends ResponseOptions {
   readonly text?: string;
 }
 
-function base(text: string, options: ResponseOptions): ResponseBase {
+const noOptions: ResponseOptions = Object.freeze({});
+
+function checkText(text: unknown): asserts text is string {
   if (typeof text !== 'string') {
     throw new ToolProtocolError({
       field: 'text',
       message: `ToolResponse: text must be a string, got ${typeof text}`,
     });
   }
-  const stats: ToolStats = {
-    ...options.stats,
-    timeMs: options.stats?.timeMs ?? 0,
-  };
-  return {
-    text,
-    ...('data' in options ? { data: options.data } : {}),
-    stats,
-    ...(options.context === undefined ? {} : { context: options.context }),
-  };
 }
 
-function success(text: string, options: ResponseOptions = {}): SuccessResponse {
-  return { status: 'success', ...base(text, options) };
+function statsOf(given: Partial<ToolStats> | undefined): ToolStats {
+  return given === undefined
+    ? { timeMs: 0 }
+    : { ...given, timeMs: given.timeMs ?? 0 };
+}
+
+// Each factory builds its response in one object literal per combination of optional fields,
+// never a spread then more fields, so responses share a few fixed shapes (hidden classes).
+
+function success(
+  text: string,
+  options: ResponseOptions = noOptions,
+): SuccessResponse {
+  checkText(text);
+  const stats = statsOf(options.stats);
+  const { context } = options;
+  if ('data' in options) {
+    const { data } = options;
+    return context === undefined
+      ? { status: 'success', text, data, stats }
+      : { status: 'success', text, data, stats, context };
+  }
+  return context === undefined
+    ? { status: 'success', text, stats }
+    : { status: 'success', text, stats, context };
 }
 
 function partial(text: string, options: PartialOptions): PartialResponse {
@@ -128,7 +143,18 @@ function partial(text: string, options: PartialOptions): PartialResponse {
         'ToolResponse.partial: a non-empty machine-readable reason is required',
     });
   }
-  return { status: 'partial', ...base(text, options), reason: options.reason };
+  checkText(text);
+  const stats = statsOf(options.stats);
+  const { context, reason } = options;
+  if ('data' in options) {
+    const { data } = options;
+    return context === undefined
+      ? { status: 'partial', text, data, stats, reason }
+      : { status: 'partial', text, data, stats, context, reason };
+  }
+  return context === undefined
+    ? { status: 'partial', text, stats, reason }
+    : { status: 'partial', text, stats, context, reason };
 }
 
 function checkCode(code: unknown): asserts code is ToolErrorCode {
@@ -143,7 +169,7 @@ function checkCode(code: unknown): asserts code is ToolErrorCode {
 function error(
   code: ToolErrorCode,
   message: string,
-  options: ErrorOptions = {},
+  options: ErrorOptions = noOptions,
 ): ErrorResponse {
   checkCode(code);
   if (typeof message !== 'string' || message.trim() === '') {
@@ -162,11 +188,19 @@ function error(
     ...(options.details === undefined ? {} : { details: options.details }),
     ...(options.cancelled === true ? { cancelled: true } : {}),
   };
-  return {
-    status: 'error',
-    ...base(options.text ?? message, options),
-    errorInfo,
-  };
+  const text = options.text ?? message;
+  checkText(text);
+  const stats = statsOf(options.stats);
+  const { context } = options;
+  if ('data' in options) {
+    const { data } = options;
+    return context === undefined
+      ? { status: 'error', text, data, stats, errorInfo }
+      : { status: 'error', text, data, stats, context, errorInfo };
+  }
+  return context === undefined
+    ? { status: 'error', text, stats, errorInfo }
+    : { status: 'error', text, stats, context, errorInfo };
 }
 
 /** Options of {@link ToolResponse.denied}. */

@@ -1,0 +1,177 @@
+import { describeThrown } from '@candor/errors';
+import { type SecretRedactor } from '@candor/tools';
+
+/**
+ * Censoring during the copy: a secret-looking key's value is copied (so what cannot be JSON still
+ * fails the snapshot), its leaves go to `found`, and the copy holds `[REDACTED]` in its place,
+ * exactly as `redactor.redact` would write it.
+ */
+export interface Redaction {
+  readonly redactor: SecretRedactor;
+  readonly found: string[];
+}
+
+interface Walk {
+  readonly ancestors: object[];
+  readonly redaction: Redaction | undefined;
+}
+
+/** A value read once into plain JSON, or why it cannot be. */
+export type JsonSnapshot =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Reads `value` once into a plain JSON copy: what `JSON.parse(JSON.stringify(value))` gives,
+ * without the text in between. Each getter and Proxy trap runs once, and the copy cannot change
+ * afterwards. Cycles, BigInt and throwing getters or `toJSON` give a reason instead.
+ * `undefined` (and what `toJSON` turns into it) snapshots as `undefined`.
+ *
+ * Plain objects and arrays, the shapes tools return, are copied by a walk that follows
+ * `JSON.stringify`'s rules (`toJSON`, own enumerable keys, non-finite numbers as `null`, holes and
+ * functions in arrays as `null`); on a shared runtime the round trip through text cost about
+ * four times as much. Anything else (a `Date`, a `Map`, a class instance, a boxed primitive) is
+ * handed to `JSON.stringify` itself, so its rules are never re-implemented here.
+ */
+export function snapshotJson(
+  value: unknown,
+  redaction?: Redaction,
+): JsonSnapshot {
+  try {
+    return { ok: true, value: copy(value, '', { ancestors: [], redaction }) };
+  } catch (error: unknown) {
+    return { ok: false, reason: describeThrown(error) };
+  }
+}
+
+function copy(value: unknown, key: string | number, walk: Walk): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      // JSON has no NaN or Infinity, and writes -0 as 0.
+      return Number.isFinite(value) ? value + 0 : null;
+    case 'undefined':
+    case 'symbol':
+      return undefined;
+    case 'bigint':
+    case 'function':
+      // Both only reach JSON through a toJSON; without one a function is left out and a BigInt
+      // throws, exactly as JSON.stringify does.
+      return viaToJson(value, key, walk);
+    case 'object':
+      if (value === null) return null;
+      return copyObject(value, key, walk);
+  }
+}
+
+function viaToJson(
+  value: bigint | object,
+  key: string | number,
+  walk: Walk,
+): unknown {
+  const toJson: unknown = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJson !== 'function') {
+    if (typeof value === 'bigint') {
+      throw new TypeError('Do not know how to serialize a BigInt');
+    }
+    return undefined;
+  }
+  return afterToJson(toJson.call(value, String(key)), key, walk);
+}
+
+/** What `toJSON` returned: serialised as it is, its own `toJSON` not called again. */
+function afterToJson(
+  value: unknown,
+  key: string | number,
+  walk: Walk,
+): unknown {
+  if (typeof value === 'bigint') {
+    throw new TypeError('Do not know how to serialize a BigInt');
+  }
+  if (typeof value === 'function') return undefined;
+  if (typeof value !== 'object' || value === null) {
+    return copy(value, key, walk);
+  }
+  if (!Array.isArray(value) && !isPlain(value)) return viaText(value);
+  return copyContainer(value, walk);
+}
+
+function isPlain(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function copyObject(value: object, key: string | number, walk: Walk): unknown {
+  const array = Array.isArray(value);
+  // Checked before any property is read, so an object left to JSON.stringify is read only there.
+  if (!array && !isPlain(value)) return viaText(value, key);
+  const toJson: unknown = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJson === 'function') {
+    return afterToJson(toJson.call(value, String(key)), key, walk);
+  }
+  return copyContainer(value, walk);
+}
+
+function copyContainer(value: object, walk: Walk): unknown {
+  const { ancestors, redaction } = walk;
+  if (ancestors.includes(value)) {
+    throw new TypeError('Converting circular structure to JSON');
+  }
+  ancestors.push(value);
+  let result: unknown;
+  if (Array.isArray(value)) {
+    const items = value as readonly unknown[];
+    const length = items.length;
+    const out: unknown[] = [];
+    for (let index = 0; index < length; index++) {
+      const item = copy(items[index], index, walk);
+      out.push(item === undefined ? null : item);
+    }
+    result = out;
+  } else {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    const out: Record<string, unknown> = {};
+    for (const name of keys) {
+      const secret = redaction?.redactor.isSecretKey(name) === true;
+      // Under a secret key everything is collected whole, so nothing below is censored first.
+      let item = copy(
+        record[name],
+        name,
+        secret ? { ancestors, redaction: undefined } : walk,
+      );
+      if (item === undefined) continue;
+      if (secret) {
+        const censored = redaction.redactor.redact(
+          { [name]: item },
+          redaction.found,
+        ) as Record<string, unknown>;
+        item = censored[name];
+      }
+      if (name === '__proto__') {
+        // JSON.parse makes `__proto__` an own key; assigning it would set the prototype.
+        Object.defineProperty(out, name, {
+          value: item,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else {
+        out[name] = item;
+      }
+    }
+    result = out;
+  }
+  ancestors.pop();
+  return result;
+}
+
+/** JSON.stringify's own answer for a value that is not a plain object or array. */
+function viaText(value: object, key: string | number = ''): unknown {
+  // Wrapped so a toJSON(key) sees the key it would see inside the whole value.
+  const text = JSON.stringify({ [String(key)]: value });
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  return Object.hasOwn(parsed, String(key)) ? parsed[String(key)] : undefined;
+}
