@@ -106,6 +106,44 @@ describe('importMcpTools against a misbehaving SDK server (stdio child process)'
     );
   });
 
+  it('an error envelope with an unknown code is EXECUTION_ERROR even when isError is false, keeping the code word', async () => {
+    const response = await registry.call('says_teapot', {});
+    expect(codeOf(response)).toBe('EXECUTION_ERROR');
+    if (response.status !== 'error') throw new Error('not an error');
+    expect(response.errorInfo.message).toContain('short and stout');
+    expect(response.errorInfo.message).toContain('"TEAPOT"');
+    expect(response.errorInfo.details).toEqual({ mcpCode: 'TEAPOT' });
+  });
+
+  it('an error envelope without a code is EXECUTION_ERROR even when isError is false', async () => {
+    const response = await registry.call('says_error_without_code', {});
+    expect(codeOf(response)).toBe('EXECUTION_ERROR');
+    expect(response.status === 'error' && response.errorInfo.message).toBe(
+      'it went wrong',
+    );
+  });
+
+  it('a status word Candor does not know is not a success: PARTIAL unrecognised_status, text and data kept', async () => {
+    const response = await registry.call('says_done', {});
+    expect(response.status).toBe('partial');
+    expect(response.status === 'partial' && response.reason).toBe(
+      'unrecognised_status',
+    );
+    expect(response.text).toBe('finished?');
+    expect('data' in response && response.data).toEqual({
+      status: 'done',
+      data: { rows: 3 },
+    });
+  });
+
+  it.each(['is_error_says_success', 'is_error_says_partial'])(
+    'isError true wins over an envelope that says otherwise (%s)',
+    async (tool) => {
+      const response = await registry.call(tool, {});
+      expect(codeOf(response)).toBe('EXECUTION_ERROR');
+    },
+  );
+
   it('a result that is not a CallToolResult is INTERNAL_ERROR, never success', async () => {
     const response = await registry.call('invalid', {});
     expect(codeOf(response)).toBe('INTERNAL_ERROR');

@@ -39,6 +39,11 @@ const tools = (): Tool[] => [
     'stats',
     'not_found',
     'bad_params',
+    'says_teapot',
+    'says_error_without_code',
+    'says_done',
+    'is_error_says_success',
+    'is_error_says_partial',
   ].map((name) => ({
     name,
     description: name,
@@ -85,6 +90,37 @@ server.setRequestHandler('tools/call', async (request, context) => {
       };
     case 'invalid':
       return text(MANGLE);
+    // Envelopes that contradict `isError` or use words Candor does not know.
+    case 'says_teapot':
+      return {
+        ...text('short and stout'),
+        isError: false,
+        structuredContent: { status: 'error', code: 'TEAPOT' },
+      };
+    case 'says_error_without_code':
+      return {
+        ...text('it went wrong'),
+        isError: false,
+        structuredContent: { status: 'error' },
+      };
+    case 'says_done':
+      return {
+        ...text('finished?'),
+        isError: false,
+        structuredContent: { status: 'done', data: { rows: 3 } },
+      };
+    case 'is_error_says_success':
+      return {
+        ...text('all good'),
+        isError: true,
+        structuredContent: { status: 'success', data: { rows: 3 } },
+      };
+    case 'is_error_says_partial':
+      return {
+        ...text('half'),
+        isError: true,
+        structuredContent: { status: 'partial', reason: 'truncated' },
+      };
     case 'hangs':
       return new Promise<CallToolResult>((resolve) => {
         context.mcpReq.signal.addEventListener('abort', () => {
