@@ -149,6 +149,35 @@ describe('importMcpTools against a misbehaving SDK server (stdio child process)'
     expect(codeOf(response)).toBe('INTERNAL_ERROR');
   });
 
+  it.each([
+    ['not_found', 'NOT_FOUND'],
+    ['bad_params', 'INVALID_PARAM'],
+  ])(
+    'a JSON-RPC error from the server (%s) is mapped by its code: %s',
+    async (tool, expected) => {
+      const response = await registry.call(tool, {});
+      expect(codeOf(response)).toBe(expected);
+    },
+  );
+
+  it('a result with an id nobody asked for is never read as the answer: TIMEOUT, and the link still works', async () => {
+    const response = await registry.call('wrong_id', {}, { timeoutMs: 200 });
+    expect(codeOf(response)).toBe('TIMEOUT');
+    expect((await registry.call('echo', { message: 'still here' })).text).toBe(
+      'still here',
+    );
+  });
+
+  it("a huge result arrives whole over the pipe and is capped by the registry's maxResultChars", async () => {
+    const response = await registry.call('huge', {});
+    expect(response.status).toBe('partial');
+    expect(response.status === 'partial' && response.reason).toBe(
+      'result_truncated',
+    );
+    expect(response.text.length).toBeLessThan(1_000_000);
+    expect(response.text.startsWith('xxxx')).toBe(true);
+  });
+
   it('an empty content list is a success with empty text', async () => {
     const response = await registry.call('empty', {});
     expect(response.status).toBe('success');
@@ -224,6 +253,41 @@ describe('a lost server without reconnection', () => {
       expect(codeOf(await registry.call('echo', { message: 'x' }))).toBe(
         'CIRCUIT_OPEN',
       );
+    } finally {
+      await link.close();
+      registry.shutdown();
+    }
+  }, 30_000);
+});
+
+describe('close()', () => {
+  it('stops the stdio child, and the tools then answer NETWORK_ERROR without respawning', async () => {
+    const registry = new ToolRegistry({ breaker: false });
+    const link = await importMcpTools(
+      { stdio: { command: process.execPath, args: [...tsx, script] } },
+      registry,
+      { reconnect: { initialDelayMs: 1 } },
+    );
+    try {
+      const stats = await registry.call('stats', {});
+      const pid = ('data' in stats && (stats.data as { pid: number }).pid) || 0;
+      expect(pid).toBeGreaterThan(0);
+      let reconnected = false;
+      link.on('connected', () => {
+        reconnected = true;
+      });
+      await link.close();
+      expect(link.connected).toBe(false);
+      // Signal 0 only asks whether the process is there.
+      expect(() => process.kill(pid, 0)).toThrow(
+        expect.objectContaining({ code: 'ESRCH' }),
+      );
+      const after = await registry.call('echo', { message: 'x' });
+      expect(codeOf(after)).toBe('NETWORK_ERROR');
+      expect(after.status === 'error' && after.errorInfo.message).toContain(
+        'has been disconnected',
+      );
+      expect(reconnected).toBe(false);
     } finally {
       await link.close();
       registry.shutdown();

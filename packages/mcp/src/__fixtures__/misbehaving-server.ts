@@ -4,12 +4,16 @@
 import {
   type CallToolResult,
   type JSONRPCMessage,
+  ProtocolError,
+  ProtocolErrorCode,
   Server,
   type Tool,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
 const MANGLE = '__mangle_this_result__';
+const WRONG_ID = '__answer_with_a_wrong_id__';
+const HUGE_CHARS = 1_000_000;
 let cancelled = 0;
 let reached = 0;
 let extraTool = false;
@@ -44,6 +48,8 @@ const tools = (): Tool[] => [
     'says_done',
     'is_error_says_success',
     'is_error_says_partial',
+    'wrong_id',
+    'huge',
   ].map((name) => ({
     name,
     description: name,
@@ -90,6 +96,14 @@ server.setRequestHandler('tools/call', async (request, context) => {
       };
     case 'invalid':
       return text(MANGLE);
+    case 'not_found':
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'no such tool');
+    case 'bad_params':
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'bad params');
+    case 'wrong_id':
+      return text(WRONG_ID);
+    case 'huge':
+      return text('x'.repeat(HUGE_CHARS));
     // Envelopes that contradict `isError` or use words Candor does not know.
     case 'says_teapot':
       return {
@@ -155,8 +169,13 @@ server.setRequestHandler('tools/call', async (request, context) => {
 // buggy or hostile server would.
 class ManglingTransport extends StdioServerTransport {
   override send(message: JSONRPCMessage): Promise<void> {
-    if (JSON.stringify(message).includes(MANGLE)) {
+    const json = JSON.stringify(message);
+    if (json.includes(MANGLE)) {
       return super.send({ ...message, result: { content: 'not a list' } });
+    }
+    // A result for a request that was never made: the real one never comes.
+    if (json.includes(WRONG_ID) && 'id' in message) {
+      return super.send({ ...message, id: 987_654 });
     }
     return super.send(message);
   }
