@@ -2,9 +2,9 @@
 // process over stdio, that misbehaves on purpose.
 import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from '@candor/registry';
-import { defineTool, ToolResponse } from '@candor/tools';
+import { defineTool, type Logger, ToolResponse } from '@candor/tools';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   importMcpTools,
   type McpImport,
@@ -331,6 +331,68 @@ describe('a lost HTTP server', () => {
     } finally {
       await link.close();
       await second?.close();
+      registry.shutdown();
+      served.shutdown();
+    }
+  }, 30_000);
+});
+
+describe('reconnect backoff', () => {
+  it('waits initialDelayMs, then doubles each wait up to maxDelayMs while the server stays away', async () => {
+    const served = new ToolRegistry();
+    served.register(
+      defineTool({
+        name: 'ping',
+        description: 'Answers pong',
+        input: z.object({}),
+        run: () => ToolResponse.success('pong'),
+      }),
+    );
+    const service = await serveRegistry(served, { transport: 'http' });
+    const url = service.url;
+    if (url === undefined) throw new Error('no url');
+    // Each failed reconnection logs once; the test waits for the fourth, no clock involved.
+    let failures = 0;
+    let fourth: () => void = () => undefined;
+    const failedFourTimes = new Promise<void>((resolve) => {
+      fourth = resolve;
+    });
+    const logger: Logger = {
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      error: () => undefined,
+      warn: (_fields, message) => {
+        if (message === 'MCP reconnect failed' && (failures += 1) === 4)
+          fourth();
+      },
+      child: () => logger,
+    };
+    const registry = new ToolRegistry({ breaker: false });
+    const link = await importMcpTools({ http: { url } }, registry, {
+      reconnect: { initialDelayMs: 7, maxDelayMs: 30 },
+      logger,
+    });
+    const delays: number[] = [];
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await service.close();
+      expect(codeOf(await registry.call('ping', {}))).toBe('NETWORK_ERROR');
+      await failedFourTimes;
+      for (const [, delay] of setTimeoutSpy.mock.calls) {
+        if (
+          delay === 7 ||
+          delay === 14 ||
+          delay === 28 ||
+          delay === 30 ||
+          delay === 56
+        )
+          delays.push(delay);
+      }
+      expect(delays.slice(0, 4)).toEqual([7, 14, 28, 30]);
+    } finally {
+      setTimeoutSpy.mockRestore();
+      await link.close();
       registry.shutdown();
       served.shutdown();
     }
