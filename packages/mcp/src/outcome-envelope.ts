@@ -116,6 +116,8 @@ export function readOutcomeEnvelope(
   return claim.kind === 'envelope' ? claim.envelope : undefined;
 }
 
+const MAX_CODE_CHARS = 100;
+
 /** What a `structuredContent` says about the outcome, each field read once. */
 export type OutcomeClaim =
   /** Not an object with a string `status`: a foreign server's own data. */
@@ -162,6 +164,7 @@ export function readOutcomeClaim(value: unknown): OutcomeClaim {
     ...('data' in record ? { data: record['data'] } : {}),
   };
   return typeof code === 'string' && !isToolErrorCode(code)
-    ? { kind: 'envelope', envelope, foreignCode: code }
+    ? // A code word is short; a hostile server's megabyte "code" is cut, not repeated.
+      { kind: 'envelope', envelope, foreignCode: code.slice(0, MAX_CODE_CHARS) }
     : { kind: 'envelope', envelope };
 }

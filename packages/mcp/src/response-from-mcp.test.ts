@@ -127,6 +127,20 @@ describe('responseFromMcp', () => {
     },
   );
 
+  it("cuts a hostile server's huge code word to 100 characters", () => {
+    const response = responseFromMcp(
+      {
+        content: [{ type: 'text', text: 'nope' }],
+        structuredContent: { status: 'error', code: 'X'.repeat(1_000_000) },
+      },
+      'tool',
+    );
+    if (response.status !== 'error') throw new Error('not an error');
+    expect(response.errorInfo.code).toBe('EXECUTION_ERROR');
+    expect(response.errorInfo.details).toEqual({ mcpCode: 'X'.repeat(100) });
+    expect(response.errorInfo.message.length).toBeLessThan(200);
+  });
+
   it.each(['done', 'ok', 'SUCCESS', 'failed', ''])(
     'a status word Candor does not know (%j) is PARTIAL unrecognised_status, never success',
     (status) => {
