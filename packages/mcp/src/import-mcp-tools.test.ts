@@ -136,6 +136,16 @@ describe('importMcpTools against a misbehaving SDK server (stdio child process)'
     });
   });
 
+  it("a foreign server's own fields beside a status word are kept whole as data, never dropped", async () => {
+    const response = await registry.call('says_success_with_rows', {});
+    expect(response.status).toBe('success');
+    expect('data' in response && response.data).toEqual({
+      status: 'success',
+      rows: [1, 2],
+      total: 2,
+    });
+  });
+
   it.each(['is_error_says_success', 'is_error_says_partial'])(
     'isError true wins over an envelope that says otherwise (%s)',
     async (tool) => {

@@ -129,7 +129,25 @@ export type OutcomeClaim =
       readonly envelope: OutcomeEnvelope;
       /** A `code` that is not a Candor code, kept so the caller can say what the server said. */
       readonly foreignCode?: string;
+      /**
+       * True when the object has fields an envelope does not name (`{ status: 'success', rows }`):
+       * a foreign server's own data, which the caller keeps whole instead of only `data`.
+       */
+      readonly foreignFields: boolean;
     };
+
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
+  'status',
+  'code',
+  'message',
+  'retryable',
+  'retryAfterMs',
+  'denied',
+  'cancelled',
+  'reason',
+  'text',
+  'data',
+]);
 
 export function readOutcomeClaim(value: unknown): OutcomeClaim {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -163,8 +181,16 @@ export function readOutcomeClaim(value: unknown): OutcomeClaim {
     ...(cancelled === true ? { cancelled: true } : {}),
     ...('data' in record ? { data: record['data'] } : {}),
   };
+  const foreignFields = Object.keys(record).some(
+    (key) => !ENVELOPE_KEYS.has(key),
+  );
   return typeof code === 'string' && !isToolErrorCode(code)
     ? // A code word is short; a hostile server's megabyte "code" is cut, not repeated.
-      { kind: 'envelope', envelope, foreignCode: code.slice(0, MAX_CODE_CHARS) }
-    : { kind: 'envelope', envelope };
+      {
+        kind: 'envelope',
+        envelope,
+        foreignCode: code.slice(0, MAX_CODE_CHARS),
+        foreignFields,
+      }
+    : { kind: 'envelope', envelope, foreignFields };
 }

@@ -73,9 +73,11 @@ function readResult(result: unknown, toolName: string): ToolResponse {
       ...(foreignCode === undefined
         ? {}
         : { details: { mcpCode: foreignCode } }),
-      ...(envelope !== undefined && 'data' in envelope
-        ? { data: envelope.data }
-        : {}),
+      ...(claim.kind === 'envelope' && claim.foreignFields
+        ? { data: structuredContent }
+        : envelope !== undefined && 'data' in envelope
+          ? { data: envelope.data }
+          : {}),
     });
   }
   // A status word Candor does not know, or a success or partial carrying an error code: the
@@ -96,7 +98,13 @@ function readResult(result: unknown, toolName: string): ToolResponse {
       structuredContent === undefined ? {} : { data: structuredContent },
     );
   }
-  const data = 'data' in envelope ? { data: envelope.data } : {};
+  // Fields an envelope does not name are a foreign server's data: kept whole, never dropped.
+  const data =
+    claim.kind === 'envelope' && claim.foreignFields
+      ? { data: structuredContent }
+      : 'data' in envelope
+        ? { data: envelope.data }
+        : {};
   if (envelope.status === 'partial') {
     return ToolResponse.partial(envelope.text ?? text, {
       reason: envelope.reason ?? 'unknown',

@@ -89,12 +89,21 @@ describe('serveRegistry over HTTP with a bearer token', () => {
     expect(offPath.status).toBe(401);
   });
 
-  it('answers 200 to the right token', async () => {
+  it.each([`Bearer ${TOKEN}`, `bearer ${TOKEN}`, `BEARER ${TOKEN}`])(
+    'answers 200 to the right token, whatever the case of the scheme (%s)',
+    async (authorization) => {
+      const service = await serve({ bearerToken: TOKEN });
+      const response = await post(service.url, { authorization });
+      expect(response.status).toBe(200);
+    },
+  );
+
+  it('keeps the token itself case-sensitive', async () => {
     const service = await serve({ bearerToken: TOKEN });
     const response = await post(service.url, {
-      authorization: `Bearer ${TOKEN}`,
+      authorization: `Bearer ${TOKEN.toUpperCase()}`,
     });
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(401);
   });
 
   it("refuses a live session's id without the token: the id is not a credential", async () => {

@@ -418,7 +418,10 @@ function authorised(
   if (expected === undefined) return true;
   // Digests of equal length, compared in constant time: neither the token's bytes nor its
   // length can be guessed from how long a refusal takes.
-  return timingSafeEqual(digest(request.headers.authorization ?? ''), expected);
+  const header = request.headers.authorization ?? '';
+  // The scheme name is case-insensitive (RFC 9110, section 11.1); the token itself is not.
+  const given = /^bearer /i.test(header) ? `Bearer ${header.slice(7)}` : header;
+  return timingSafeEqual(digest(given), expected);
 }
 
 function digest(value: string): Buffer {

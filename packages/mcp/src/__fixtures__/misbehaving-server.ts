@@ -46,6 +46,7 @@ const tools = (): Tool[] => [
     'says_teapot',
     'says_error_without_code',
     'says_done',
+    'says_success_with_rows',
     'is_error_says_success',
     'is_error_says_partial',
     'wrong_id',
@@ -122,6 +123,11 @@ server.setRequestHandler('tools/call', async (request, context) => {
         ...text('finished?'),
         isError: false,
         structuredContent: { status: 'done', data: { rows: 3 } },
+      };
+    case 'says_success_with_rows':
+      return {
+        ...text('two rows'),
+        structuredContent: { status: 'success', rows: [1, 2], total: 2 },
       };
     case 'is_error_says_success':
       return {
