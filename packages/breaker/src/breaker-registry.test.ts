@@ -171,6 +171,33 @@ describe('BreakerRegistry', () => {
     expect(b.state).toBe('closed');
   });
 
+  it('15. a recovering breaker resets only its own window, though its rotate controller is shared', async () => {
+    const controllers = captureControllers();
+    const breakers = registry({ minimumCalls: 2, resetTimeoutMs: 1_000 });
+    const recovering = breakers.get('recovering');
+    const bystander = breakers.get('bystander');
+    await failTimes(recovering, 2);
+    await failTimes(bystander, 1);
+    expect(recovering.state).toBe('open');
+    expect(controllers.size).toBe(1);
+
+    await vi.advanceTimersByTimeAsync(1_000);
+    await recovering.execute(async () => ToolResponse.success('back'));
+
+    expect(recovering.state).toBe('closed');
+    expect(recovering.snapshot().window).toMatchObject({
+      calls: 0,
+      failures: 0,
+    });
+    // The bystander's failure is still in its window: the reset rotated no one else's buckets.
+    expect(bystander.snapshot().window).toMatchObject({
+      calls: 1,
+      failures: 1,
+    });
+    await failTimes(bystander, 1);
+    expect(bystander.state).toBe('open');
+  });
+
   it('23. a thousand tools share one interval and raise no MaxListenersExceededWarning', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error): void => {
