@@ -195,6 +195,10 @@ const specFormats: ReadonlySet<string> = new Set<SpecFormat>([
   'json-schema',
 ]);
 
+// One shared "no breaker overrides" for every tool registered without any: an empty object per
+// tool would cost heap for nothing (docs/benchmarks.md, the heap row).
+const noOverrides: BreakerOptions = Object.freeze({});
+
 interface Entry {
   readonly tool: AnyToolDefinition;
   readonly kind: 'structured' | 'legacy';
@@ -338,11 +342,15 @@ export class ToolRegistry {
     options: RegisterFunctionOptions = {},
   ): this {
     const entry = isToolDefinition(tool)
-      ? { tool, kind: 'structured' as const, breaker: options.breaker ?? {} }
+      ? {
+          tool,
+          kind: 'structured' as const,
+          breaker: options.breaker ?? noOverrides,
+        }
       : {
           tool: wrapFunction(tool, options),
           kind: 'legacy' as const,
-          breaker: options.breaker ?? {},
+          breaker: options.breaker ?? noOverrides,
         };
     const replaced = this.#tools.has(entry.tool.name);
     if (replaced && options.replace !== true) {
