@@ -94,6 +94,34 @@ describe('classifyError names what happened on the network (real sockets)', () =
     expect(classified.details).toEqual({ reason: 'redirect_loop' });
   });
 
+  it.each([
+    ['does not speak HTTP', 'NOT HTTP AT ALL\r\n\r\n', 'HPE_INVALID_CONSTANT'],
+    [
+      'sends a 100 KB header',
+      `HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(100_000)}\r\ncontent-length: 2\r\n\r\nok`,
+      'UND_ERR_HEADERS_OVERFLOW',
+    ],
+  ])(
+    'a server that %s is an API_ERROR naming the cause, not "fetch failed"',
+    async (_label, reply, code) => {
+      const server = createServer((socket) => {
+        socket.on('error', () => undefined);
+        socket.once('data', () => socket.end(reply));
+      });
+      servers.push(server);
+      const port = await listen(server);
+      const classified = classifyError(
+        await fetchError(`http://127.0.0.1:${port}/x`),
+      );
+      expect(classified.code).toBe('API_ERROR');
+      expect(classified.retryable).toBe(false);
+      expect(classified.message).toMatch(
+        new RegExp(`^The server's answer is not valid HTTP: .+ \\(${code}\\)$`),
+      );
+      expect(classified.details).toEqual({ systemCode: code });
+    },
+  );
+
   it('a DNS failure names the host (the error Node gives for getaddrinfo)', () => {
     const lookup = Object.assign(
       new Error('getaddrinfo ENOTFOUND no-such-host.invalid'),

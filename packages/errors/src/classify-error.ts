@@ -227,6 +227,32 @@ function networkMessage(facts: NetworkFacts): string | undefined {
   }
 }
 
+/**
+ * undici's HTTP parser codes (`HPE_…`, and `UND_ERR_HEADERS_OVERFLOW` for headers past its size
+ * limit), on the `cause` of "fetch failed": the server answered,
+ * but not in HTTP (another protocol on the port, a header past the size limit). Retrying gets
+ * the same answer.
+ */
+function httpParserFailureOf(
+  thrown: object,
+): { code: string; message: string } | undefined {
+  let current: unknown = thrown;
+  for (let depth = 0; depth < 4 && typeof current === 'object'; depth++) {
+    const code = readProperty(current, 'code');
+    if (
+      typeof code === 'string' &&
+      (code.startsWith('HPE_') || code === 'UND_ERR_HEADERS_OVERFLOW')
+    ) {
+      return {
+        code,
+        message: `The server's answer is not valid HTTP: ${describeThrown(current)} (${code})`,
+      };
+    }
+    current = readProperty(current, 'cause');
+  }
+  return undefined;
+}
+
 /** undici (behind Node's fetch) gives up after 20 redirects with this cause and no code. */
 function isRedirectLoop(thrown: object): boolean {
   let current: unknown = thrown;
@@ -381,6 +407,14 @@ function classifyObject(
       describeThrown(thrown);
     return result(system.mapped, ownMessage, {
       details: { systemCode: system.code },
+      cause: thrown,
+    });
+  }
+  const parser = httpParserFailureOf(thrown);
+  if (parser !== undefined) {
+    return result('API_ERROR', parser.message, {
+      retryable: false,
+      details: { systemCode: parser.code },
       cause: thrown,
     });
   }
