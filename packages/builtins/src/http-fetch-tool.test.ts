@@ -218,6 +218,34 @@ describe('http_fetch outcomes', () => {
     }
   });
 
+  it('on a redirect to another origin drops Authorization but not x-api-key (docs/builtins.md says so)', async () => {
+    let seen: Record<string, unknown> = {};
+    const other = createServer((request, response) => {
+      seen = request.headers;
+      response.end('elsewhere');
+    });
+    const port = await listen(other);
+    routes['/to-other-origin'] = (_q, r) => {
+      r.statusCode = 302;
+      r.setHeader('location', `http://localhost:${String(port)}/x`);
+      r.end();
+    };
+    try {
+      const response = await callTool(
+        httpFetchTool({
+          headers: { authorization: 'Bearer opt-auth', 'x-api-key': 'opt-key' },
+        }),
+        { url: `${base}/to-other-origin` },
+      );
+      expect(response.status).toBe('success');
+      expect(seen['authorization']).toBeUndefined();
+      expect(seen['x-api-key']).toBe('opt-key');
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it('is NETWORK_ERROR when nothing listens', async () => {
     const response = await callTool(httpFetchTool(), { url: closedPortUrl });
     expect(codeOf(response)).toBe('NETWORK_ERROR');
