@@ -41,7 +41,8 @@ function anthropicErrorMessage(body: unknown): string | undefined {
  */
 export function anthropic(options: AnthropicOptions): ChatModel {
   const apiKey = options.apiKey ?? process.env['ANTHROPIC_API_KEY'];
-  if (apiKey === undefined || apiKey === '') {
+  // A blank key is as missing as none ("ANTHROPIC_API_KEY= " in a .env file).
+  if (apiKey === undefined || apiKey.trim() === '') {
     throw new TypeError(
       'anthropic: an apiKey is required (pass { apiKey } or set ANTHROPIC_API_KEY)',
     );

@@ -59,7 +59,8 @@ export function geminiRetryDelayMs(body: unknown): number | undefined {
  */
 export function gemini(options: GeminiOptions): ChatModel {
   const apiKey = options.apiKey ?? process.env['GEMINI_API_KEY'];
-  if (apiKey === undefined || apiKey === '') {
+  // A blank key is as missing as none ("GEMINI_API_KEY= " in a .env file).
+  if (apiKey === undefined || apiKey.trim() === '') {
     throw new TypeError(
       'gemini: an apiKey is required (pass { apiKey } or set GEMINI_API_KEY)',
     );
