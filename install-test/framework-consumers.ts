@@ -22,11 +22,36 @@ export const FRAMEWORK_ADAPTERS = [
 
 const CANDOR_EXTRAS = ['@candor/registry', '@candor/tools'] as const;
 
-/** Framework ranges per Node leg: 20 is the floor; 22 adds the majors that need it. */
+/**
+ * The frameworks of each project. `node20`: the newest releases that run on Node 20.19
+ * (`@openai/agents` 0.15 and later need `openai` 7, which needs Node 22). `floor` (`--full`, on
+ * Node 20): the lowest release each adapter's peer range allows, and the lowest zod that every
+ * peer range there allows (`ai` 6.0.0 asks for zod ^4.1.8). `node22` (`--full`): the newest
+ * majors, `ai` 7 and the newest `@openai/agents`, which need Node 22. `tests/install-frameworks`
+ * holds these against the adapters' `peerDependencies`.
+ */
 export const FRAMEWORK_SETS = {
   node20: ['ai@^6', '@langchain/core@^1', '@openai/agents@~0.14', 'zod@^4'],
+  floor: [
+    'ai@6.0.0',
+    '@langchain/core@1.0.0',
+    '@openai/agents@0.14.0',
+    'zod@4.1.8',
+  ],
   node22: ['ai@^7', '@langchain/core@^1', '@openai/agents@latest', 'zod@^4'],
 } as const;
+
+/** A leg: one framework set, on the Node major it runs on. */
+export type FrameworkLeg = keyof typeof FRAMEWORK_SETS;
+
+/**
+ * The legs to run on one Node major: 20 runs the Node 20 set (and the floor set with `--full`),
+ * 22 the newest majors; Node 24 would repeat the Node 22 project.
+ */
+export function frameworkLegs(major: number, full: boolean): FrameworkLeg[] {
+  if (major < 22) return full ? ['node20', 'floor'] : ['node20'];
+  return major === 22 ? ['node22'] : [];
+}
 
 const DEV_DEPENDENCIES = ['typescript@6.0.3', '@types/node@20'] as const;
 
@@ -52,12 +77,14 @@ export interface FrameworkRun {
     readonly bin: string;
   }[];
   readonly env: (extra?: Readonly<Record<string, string>>) => NodeJS.ProcessEnv;
+  /** `--full`: also the floor set on Node 20. */
+  readonly full: boolean;
 }
 
 /** The install commands of one framework consumer project. */
 export function frameworkInstallCommands(
   manager: PackageManager,
-  leg: keyof typeof FRAMEWORK_SETS,
+  leg: FrameworkLeg,
 ): string[][] {
   const add = manager === 'npm' ? ['npm', 'install'] : ['pnpm', 'add'];
   return [
@@ -103,13 +130,35 @@ export function checkFrameworkReport(stdout: string, module: string): string[] {
     String(report['openaiAgents']).startsWith('[INVALID_PARAM]'),
     'OpenAI Agents: the output does not start with the code',
   );
+  const model = report['aiSdkModel'] as {
+    sent?: { toolCallId?: string; type?: string; value?: string } | null;
+    events?: unknown;
+  } | null;
+  want(
+    model?.sent?.toolCallId === 'f1' &&
+      model.sent.type === 'error-text' &&
+      model.sent.value?.startsWith('[INVALID_PARAM]') === true,
+    'fromLanguageModel: the AI SDK model was not sent error-text with the code',
+  );
+  want(
+    JSON.stringify(model?.events) ===
+      JSON.stringify([
+        { type: 'text-delta', text: 'b must not be zero' },
+        {
+          type: 'finish',
+          finishReason: 'stop',
+          usage: { inputTokens: 12, outputTokens: 3 },
+        },
+      ]),
+    'fromLanguageModel: not the text, finish reason and usage the AI SDK model streamed',
+  );
   return problems;
 }
 
 async function createProject(
   run: FrameworkRun,
   manager: PackageManager,
-  leg: keyof typeof FRAMEWORK_SETS,
+  leg: FrameworkLeg,
 ): Promise<string> {
   const dir = join(run.work, 'consumers', `${manager}-frameworks-${leg}`);
   const caches = join(run.work, 'caches', `${manager}-frameworks`);
@@ -194,27 +243,25 @@ export async function checkFrameworkConsumers(
     return;
   }
   for (const runtime of run.runtimes) {
-    const leg = runtime.major >= 22 ? 'node22' : 'node20';
-    // The Node 22 project already has the newest majors; Node 24 would repeat it.
-    if (runtime.major > 22) continue;
-    for (const manager of Object.values(PackageManager)) {
-      const commands = frameworkInstallCommands(manager, leg)
-        .map(formatCommand)
-        .join(' && ');
-      let dir: string | undefined;
-      await run.checks.check(
-        `${manager} frameworks (${leg}): ${commands}`,
-        async () => {
-          dir = await createProject(run, manager, leg);
-          return [];
-        },
-      );
-      if (dir !== undefined) {
-        await checkProject(run, dir, {
-          label: `[${manager} · frameworks · node ${runtime.major}]`,
-          bin: runtime.bin,
-        });
+    for (const leg of frameworkLegs(runtime.major, run.full))
+      for (const manager of Object.values(PackageManager)) {
+        const commands = frameworkInstallCommands(manager, leg)
+          .map(formatCommand)
+          .join(' && ');
+        let dir: string | undefined;
+        await run.checks.check(
+          `${manager} frameworks (${leg}): ${commands}`,
+          async () => {
+            dir = await createProject(run, manager, leg);
+            return [];
+          },
+        );
+        if (dir !== undefined) {
+          await checkProject(run, dir, {
+            label: `[${manager} · frameworks (${leg}) · node ${runtime.major}]`,
+            bin: runtime.bin,
+          });
+        }
       }
-    }
   }
 }

@@ -714,6 +714,7 @@ async function runSteps(run: Run): Promise<void> {
     available,
     runtimes,
     env: childEnv,
+    full: run.options.full,
   });
 }
 
