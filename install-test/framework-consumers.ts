@@ -5,7 +5,7 @@
  * resolution. The Node 20 set uses the framework versions that run on Node 20.19; `--full` adds a
  * Node 22 project with the newest majors that need Node 22. Kept apart from the main consumers.
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { type CheckList } from './check-list.ts';
 import { formatCommand, PackageManager } from './consumer-plan.ts';
@@ -79,6 +79,38 @@ export interface FrameworkRun {
   readonly env: (extra?: Readonly<Record<string, string>>) => NodeJS.ProcessEnv;
   /** `--full`: also the floor set on Node 20. */
   readonly full: boolean;
+}
+
+/**
+ * Whether an installed version is what a set asked for: `6.0.0` exactly, `^7` any 7.x.y, `~0.14`
+ * any 0.14.z; `latest` is whatever the registry had (reported, not checked).
+ */
+export function installedAsAsked(asked: string, installed: string): boolean {
+  if (asked === 'latest') return /^\d+\.\d+\.\d+$/.test(installed);
+  const [major, minor] = installed.split('.');
+  if (asked.startsWith('^')) return major === asked.slice(1);
+  if (asked.startsWith('~')) return `${major}.${minor}` === asked.slice(1);
+  return installed === asked;
+}
+
+/** The problems with what one project installed, and the versions it installed. */
+async function installedVersions(
+  dir: string,
+  leg: FrameworkLeg,
+): Promise<{ problems: string[]; versions: string[] }> {
+  const problems: string[] = [];
+  const versions: string[] = [];
+  for (const spec of FRAMEWORK_SETS[leg]) {
+    const at = spec.lastIndexOf('@');
+    const [name, asked] = [spec.slice(0, at), spec.slice(at + 1)];
+    const { version } = JSON.parse(
+      await readFile(join(dir, 'node_modules', name, 'package.json'), 'utf8'),
+    ) as { version: string };
+    versions.push(`${name}@${version}`);
+    if (!installedAsAsked(asked, version))
+      problems.push(`${name}: asked for ${asked}, installed ${version}`);
+  }
+  return { problems, versions };
 }
 
 /** The install commands of one framework consumer project. */
@@ -257,6 +289,14 @@ export async function checkFrameworkConsumers(
           },
         );
         if (dir !== undefined) {
+          const found = await installedVersions(dir, leg).catch(
+            (error: unknown) => ({ problems: [String(error)], versions: [] }),
+          );
+          run.checks.expect(
+            `[${manager} · frameworks (${leg})] installed the versions the set asked for`,
+            found.problems,
+            found.versions.join(', '),
+          );
           await checkProject(run, dir, {
             label: `[${manager} · frameworks (${leg}) · node ${runtime.major}]`,
             bin: runtime.bin,

@@ -6,6 +6,7 @@ import {
   FRAMEWORK_ADAPTERS,
   FRAMEWORK_SETS,
   frameworkLegs,
+  installedAsAsked,
 } from '../install-test/framework-consumers.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -106,6 +107,17 @@ describe('the framework consumers of the install test', () => {
     expect(frameworkLegs(20, true)).toEqual(['node20', 'floor']);
     expect(frameworkLegs(22, true)).toEqual(['node22']);
     expect(frameworkLegs(24, true)).toEqual([]);
+  });
+
+  it('hold an installed version to what the set asked for', () => {
+    expect(installedAsAsked('^7', '7.0.173')).toBe(true);
+    expect(installedAsAsked('^7', '6.0.326')).toBe(false);
+    expect(installedAsAsked('~0.14', '0.14.3')).toBe(true);
+    expect(installedAsAsked('~0.14', '0.15.0')).toBe(false);
+    expect(installedAsAsked('6.0.0', '6.0.0')).toBe(true);
+    expect(installedAsAsked('6.0.0', '6.0.1')).toBe(false);
+    expect(installedAsAsked('latest', '0.20.0')).toBe(true);
+    expect(installedAsAsked('latest', 'not a version')).toBe(false);
   });
 
   describe.each(FRAMEWORK_ADAPTERS)('%s', (adapter) => {
