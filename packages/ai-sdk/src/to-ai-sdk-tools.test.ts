@@ -1,5 +1,9 @@
 import { type ToolRegistry } from '@candor/registry';
-import { outcomeOf, toolResultForModel } from '@candor/tools';
+import {
+  outcomeOf,
+  toolResultForModel,
+  typedResultForModel,
+} from '@candor/tools';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +13,7 @@ import {
   scenarioCalls,
   scenarioRegistry,
 } from './__fixtures__/adapter-conformance.ts';
-import { modelOutputFor, toAISDKTools } from './index.ts';
+import { toAISDKTools } from './index.ts';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -189,7 +193,7 @@ describe('toAISDKTools inside generateText', () => {
   });
 
   it('shows data that is not JSON in words, never as a broken JSON value', () => {
-    const output = modelOutputFor(
+    const output = typedResultForModel(
       { status: 'success', text: '', data: { big: 1n } } as never,
       'probe',
     );

@@ -41,17 +41,6 @@ export type {
   ModelVisibleResult,
   ToolResultForModelOptions,
 } from '@candor/tools';
-// The test doubles live in `@candor/core/testing`; these names stay for one minor version.
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
-export { lastToolResult, scriptedModel } from './deprecated-test-doubles.ts';
-export type {
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
-  ScriptedModel,
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
-  ScriptedStep,
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
-  ScriptedTurn,
-} from './deprecated-test-doubles.ts';
 export { openaiCompatible } from './wires/openai-compatible/openai-compatible.ts';
 export type { OpenAICompatibleOptions } from './wires/openai-compatible/openai-compatible.ts';
 export { anthropic } from './wires/anthropic/anthropic.ts';
