@@ -1,6 +1,16 @@
 import { isToolErrorCode } from '@candor/errors';
-import { type ToolResponse, ToolResponse as Responses } from '@candor/tools';
-import { snapshotJson } from './snapshot-json.ts';
+import {
+  type ErrorInfo,
+  type ToolContext,
+  type ToolResponse,
+  ToolResponse as Responses,
+  type ToolStats,
+} from '@candor/tools';
+import {
+  assembleFields,
+  snapshotFields,
+  snapshotJson,
+} from './snapshot-json.ts';
 
 const STATUSES: ReadonlySet<unknown> = new Set(['success', 'partial', 'error']);
 
@@ -46,14 +56,155 @@ export function normaliseStructured(
       `expected a ToolResponse, got ${describeKind(returned)}`,
     );
   }
-  const snapshot = snapshotJson(returned);
+  const snapshot = snapshotFields(returned);
   if (!snapshot.ok) {
     return internal(
       toolName,
       `the response cannot be serialised to JSON (${snapshot.reason})`,
     );
   }
-  return checkCopy(toolName, snapshot.value);
+  if (!('keys' in snapshot)) return checkCopy(toolName, snapshot.value);
+  // Most responses come from the factories: only named, well-typed fields, read into one of a
+  // few fixed shapes, with no general copy to check again.
+  return (
+    fromFields(snapshot.keys, snapshot.values) ??
+    checkCopy(toolName, assembleFields(snapshot.keys, snapshot.values))
+  );
+}
+
+/**
+ * The response the copied fields make, when they are only the fields the wire schema names and
+ * each is well-typed: what {@link wellFormed} accepts of the same copy, built in one object
+ * literal per shape. `undefined` leaves the copy to `wellFormed` and the schema.
+ */
+function fromFields(
+  keys: readonly string[],
+  values: readonly unknown[],
+): ToolResponse | undefined {
+  let status: unknown;
+  let text: unknown;
+  let data: unknown;
+  let hasData = false;
+  let stats: unknown;
+  let context: unknown;
+  let reason: unknown;
+  let errorInfo: unknown;
+  for (let index = 0; index < keys.length; index++) {
+    const value = values[index];
+    switch (keys[index]) {
+      case 'status':
+        status = value;
+        break;
+      case 'text':
+        text = value;
+        break;
+      case 'data':
+        data = value;
+        hasData = true;
+        break;
+      case 'stats':
+        stats = value;
+        break;
+      case 'context':
+        context = value;
+        break;
+      case 'reason':
+        reason = value;
+        break;
+      case 'errorInfo':
+        errorInfo = value;
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (typeof text !== 'string' || !isStats(stats)) return undefined;
+  if (context !== undefined && !isContext(context)) return undefined;
+  const checkedStats = stats as ToolStats;
+  const checkedContext = context as ToolContext | undefined;
+  switch (status) {
+    case 'success':
+      if (reason !== undefined || errorInfo !== undefined) return undefined;
+      return successShaped(text, hasData, data, checkedStats, checkedContext);
+    case 'partial':
+      if (errorInfo !== undefined) return undefined;
+      if (typeof reason !== 'string' || reason === '') return undefined;
+      return partialShaped(
+        text,
+        hasData,
+        data,
+        checkedStats,
+        checkedContext,
+        reason,
+      );
+    case 'error':
+      if (reason !== undefined || !isErrorInfo(errorInfo)) return undefined;
+      return errorShaped(
+        text,
+        hasData,
+        data,
+        checkedStats,
+        checkedContext,
+        errorInfo as ErrorInfo,
+      );
+    default:
+      return undefined;
+  }
+}
+
+// One literal per combination of optional fields, in the wire schema's order.
+
+function successShaped(
+  text: string,
+  hasData: boolean,
+  data: unknown,
+  stats: ToolStats,
+  context: ToolContext | undefined,
+): ToolResponse {
+  if (hasData) {
+    return context === undefined
+      ? { status: 'success', text, data, stats }
+      : { status: 'success', text, data, stats, context };
+  }
+  return context === undefined
+    ? { status: 'success', text, stats }
+    : { status: 'success', text, stats, context };
+}
+
+function partialShaped(
+  text: string,
+  hasData: boolean,
+  data: unknown,
+  stats: ToolStats,
+  context: ToolContext | undefined,
+  reason: string,
+): ToolResponse {
+  if (hasData) {
+    return context === undefined
+      ? { status: 'partial', text, data, stats, reason }
+      : { status: 'partial', text, data, stats, context, reason };
+  }
+  return context === undefined
+    ? { status: 'partial', text, stats, reason }
+    : { status: 'partial', text, stats, context, reason };
+}
+
+function errorShaped(
+  text: string,
+  hasData: boolean,
+  data: unknown,
+  stats: ToolStats,
+  context: ToolContext | undefined,
+  errorInfo: ErrorInfo,
+): ToolResponse {
+  if (hasData) {
+    return context === undefined
+      ? { status: 'error', text, data, stats, errorInfo }
+      : { status: 'error', text, data, stats, context, errorInfo };
+  }
+  return context === undefined
+    ? { status: 'error', text, stats, errorInfo }
+    : { status: 'error', text, stats, context, errorInfo };
 }
 
 function checkCopy(toolName: string, value: unknown): ToolResponse {

@@ -199,6 +199,8 @@ interface Entry {
   readonly tool: AnyToolDefinition;
   readonly kind: 'structured' | 'legacy';
   readonly breaker: BreakerOptions | false;
+  /** The tool's breaker once a call has asked for it (the breaker registry keeps it by name). */
+  breakerInstance?: ToolBreaker | undefined;
 }
 
 interface StageResult {
@@ -218,6 +220,8 @@ interface CallRequest {
   readonly options: GivenOptions;
   /** The caller's progress listener, where `RunContext` reads it. */
   readonly onProgress: ((progress: ToolProgress) => void) | undefined;
+  /** Whether the call has a span: only then is the breaker's state read for it. */
+  readonly traced: boolean;
 }
 
 /** What `#finish` needs of a call. */
@@ -337,12 +341,18 @@ export class ToolRegistry {
     tool: AnyToolDefinition | PlainToolFunction,
     options: RegisterFunctionOptions = {},
   ): this {
-    const entry = isToolDefinition(tool)
-      ? { tool, kind: 'structured' as const, breaker: options.breaker ?? {} }
+    const entry: Entry = isToolDefinition(tool)
+      ? {
+          tool,
+          kind: 'structured',
+          breaker: options.breaker ?? {},
+          breakerInstance: undefined,
+        }
       : {
           tool: wrapFunction(tool, options),
-          kind: 'legacy' as const,
+          kind: 'legacy',
           breaker: options.breaker ?? {},
+          breakerInstance: undefined,
         };
     const replaced = this.#tools.has(entry.tool.name);
     if (replaced && options.replace !== true) {
@@ -414,6 +424,7 @@ export class ToolRegistry {
         params,
         options: given,
         onProgress: given.onProgress,
+        traced: span !== undefined,
       };
       const activeSpan = span;
       const pending =
@@ -569,7 +580,8 @@ export class ToolRegistry {
     { input, timeoutMs }: { input: unknown; timeoutMs: number },
   ): StageResult | Promise<StageResult> {
     const breaker = this.#breakerFor(entry);
-    const breakerState = breaker?.state;
+    // Only a span records it; the state getter is not free.
+    const breakerState = call.traced ? breaker?.state : undefined;
     const admission = breaker === undefined ? undefined : breaker.admit();
     if (admission !== undefined && !admission.admitted) {
       return breakerState === undefined
@@ -631,10 +643,10 @@ export class ToolRegistry {
   #breakerFor(entry: Entry): ToolBreaker | undefined {
     if (this.#breakers === undefined || entry.breaker === false)
       return undefined;
-    return this.#breakers.get(entry.tool.name, {
+    return (entry.breakerInstance ??= this.#breakers.get(entry.tool.name, {
       timeoutMs: entry.tool.timeoutMs ?? this.#timeoutMs,
       ...entry.breaker,
-    });
+    }));
   }
 
   #finish(done: FinishInput): ToolResponse {
