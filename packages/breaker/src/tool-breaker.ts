@@ -172,7 +172,7 @@ class OutcomeLink {
   onSuccess: ((value: unknown) => void) | undefined = undefined;
   onFailure: ((error: unknown) => void) | undefined = undefined;
 
-  then(onSuccess: (value: unknown) => void): OutcomeLink {
+  then(onSuccess: (value: unknown) => void): this {
     this.onSuccess = onSuccess;
     return this;
   }

@@ -7,6 +7,7 @@ import {
   type Histogram,
   type Meter,
   metrics,
+  ProxyTracerProvider,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -83,6 +84,14 @@ const DURATION_BOUNDARIES = [
 ];
 const NoopMeter = createNoopMeter().constructor;
 
+// The API's no-op tracer provider and tracer: what its global ProxyTracerProvider delegates to
+// while no SDK is registered. Neither is exported by name; a fresh proxy hands out both. The
+// proxy class is marked deprecated for the API's next major; it is the global provider of every
+// 1.x API. (The registry's telemetry makes the same check.)
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+const NoopTracer = NOOP_TRACER_PROVIDER.getTracer('').constructor;
+
 /** The model a span describes. */
 interface ModelIdentity {
   readonly provider: string;
@@ -157,6 +166,12 @@ function conventionMessages(messages: readonly ChatMessage[]): unknown[] {
  */
 export class AgentTelemetry {
   readonly #tracer: Tracer;
+  /**
+   * Whether spans would be dropped unseen: an injected no-op tracer never records; the global
+   * tracer records once an SDK is registered with the API, which a run sees by asking the global
+   * proxy for its delegate (a field read), never by starting a span.
+   */
+  readonly #tracingOff: () => boolean;
   readonly #tokens: Histogram | undefined;
   readonly #duration: Histogram | undefined;
   readonly #recordContent: boolean;
@@ -168,7 +183,16 @@ export class AgentTelemetry {
     options: AgentTelemetryOptions,
     agent: { name: string; model: ModelIdentity },
   ) {
+    const provider =
+      options.tracer === undefined ? trace.getTracerProvider() : undefined;
     this.#tracer = options.tracer ?? trace.getTracer('@candor/core');
+    this.#tracingOff =
+      this.#tracer instanceof NoopTracer
+        ? () => true
+        : // eslint-disable-next-line @typescript-eslint/no-deprecated -- see NOOP_TRACER_PROVIDER
+          provider instanceof ProxyTracerProvider
+          ? () => provider.getDelegate() === NOOP_TRACER_PROVIDER
+          : () => false;
     const meter = options.meter ?? metrics.getMeter('@candor/core');
     let tokens: Histogram | undefined;
     let duration: Histogram | undefined;
@@ -213,6 +237,8 @@ export class AgentTelemetry {
   startRun(): RunTelemetry | undefined {
     let span: Span | undefined;
     try {
+      // Nothing would record: no span is started, and no attribute set is built for it.
+      if (this.#tokens === undefined && this.#tracingOff()) return undefined;
       span = this.#tracer.startSpan(`invoke_agent ${this.#agentName}`, {
         kind: SpanKind.INTERNAL,
         attributes: {

@@ -89,9 +89,11 @@ function fromFields(
   let context: unknown;
   let reason: unknown;
   let errorInfo: unknown;
-  for (let index = 0; index < keys.length; index++) {
+  let index = 0;
+  for (const key of keys) {
     const value = values[index];
-    switch (keys[index]) {
+    index += 1;
+    switch (key) {
       case 'status':
         status = value;
         break;
@@ -120,91 +122,53 @@ function fromFields(
   }
   if (typeof text !== 'string' || !isStats(stats)) return undefined;
   if (context !== undefined && !isContext(context)) return undefined;
-  const checkedStats = stats as ToolStats;
-  const checkedContext = context as ToolContext | undefined;
+  const shape = stats as ToolStats;
+  const where = context as ToolContext | undefined;
+  // One literal per combination of optional fields, in the wire schema's order.
   switch (status) {
     case 'success':
       if (reason !== undefined || errorInfo !== undefined) return undefined;
-      return successShaped(text, hasData, data, checkedStats, checkedContext);
+      if (hasData) {
+        return where === undefined
+          ? { status, text, data, stats: shape }
+          : { status, text, data, stats: shape, context: where };
+      }
+      return where === undefined
+        ? { status, text, stats: shape }
+        : { status, text, stats: shape, context: where };
     case 'partial':
       if (errorInfo !== undefined) return undefined;
       if (typeof reason !== 'string' || reason === '') return undefined;
-      return partialShaped(
-        text,
-        hasData,
-        data,
-        checkedStats,
-        checkedContext,
-        reason,
-      );
-    case 'error':
+      if (hasData) {
+        return where === undefined
+          ? { status, text, data, stats: shape, reason }
+          : { status, text, data, stats: shape, context: where, reason };
+      }
+      return where === undefined
+        ? { status, text, stats: shape, reason }
+        : { status, text, stats: shape, context: where, reason };
+    case 'error': {
       if (reason !== undefined || !isErrorInfo(errorInfo)) return undefined;
-      return errorShaped(
-        text,
-        hasData,
-        data,
-        checkedStats,
-        checkedContext,
-        errorInfo as ErrorInfo,
-      );
+      const info = errorInfo as ErrorInfo;
+      if (hasData) {
+        return where === undefined
+          ? { status, text, data, stats: shape, errorInfo: info }
+          : {
+              status,
+              text,
+              data,
+              stats: shape,
+              context: where,
+              errorInfo: info,
+            };
+      }
+      return where === undefined
+        ? { status, text, stats: shape, errorInfo: info }
+        : { status, text, stats: shape, context: where, errorInfo: info };
+    }
     default:
       return undefined;
   }
-}
-
-// One literal per combination of optional fields, in the wire schema's order.
-
-function successShaped(
-  text: string,
-  hasData: boolean,
-  data: unknown,
-  stats: ToolStats,
-  context: ToolContext | undefined,
-): ToolResponse {
-  if (hasData) {
-    return context === undefined
-      ? { status: 'success', text, data, stats }
-      : { status: 'success', text, data, stats, context };
-  }
-  return context === undefined
-    ? { status: 'success', text, stats }
-    : { status: 'success', text, stats, context };
-}
-
-function partialShaped(
-  text: string,
-  hasData: boolean,
-  data: unknown,
-  stats: ToolStats,
-  context: ToolContext | undefined,
-  reason: string,
-): ToolResponse {
-  if (hasData) {
-    return context === undefined
-      ? { status: 'partial', text, data, stats, reason }
-      : { status: 'partial', text, data, stats, context, reason };
-  }
-  return context === undefined
-    ? { status: 'partial', text, stats, reason }
-    : { status: 'partial', text, stats, context, reason };
-}
-
-function errorShaped(
-  text: string,
-  hasData: boolean,
-  data: unknown,
-  stats: ToolStats,
-  context: ToolContext | undefined,
-  errorInfo: ErrorInfo,
-): ToolResponse {
-  if (hasData) {
-    return context === undefined
-      ? { status: 'error', text, data, stats, errorInfo }
-      : { status: 'error', text, data, stats, context, errorInfo };
-  }
-  return context === undefined
-    ? { status: 'error', text, stats, errorInfo }
-    : { status: 'error', text, stats, context, errorInfo };
 }
 
 function checkCopy(toolName: string, value: unknown): ToolResponse {

@@ -76,11 +76,10 @@ export function snapshotFields(value: object): FieldsSnapshot {
     const keys = Object.keys(record);
     const values: unknown[] = [];
     let kept: string[] | undefined;
-    for (let index = 0; index < keys.length; index++) {
-      const name = keys[index] as string;
+    for (const name of keys) {
       const item = copy(record[name], name, walk);
       if (item === undefined) {
-        kept ??= keys.slice(0, index);
+        kept ??= keys.slice(0, values.length);
         continue;
       }
       kept?.push(name);
@@ -98,8 +97,10 @@ export function assembleFields(
   values: readonly unknown[],
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (let index = 0; index < keys.length; index++) {
-    setKey(out, keys[index] as string, values[index]);
+  let index = 0;
+  for (const name of keys) {
+    setKey(out, name, values[index]);
+    index += 1;
   }
   return out;
 }

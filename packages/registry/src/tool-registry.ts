@@ -653,13 +653,14 @@ export class ToolRegistry {
   #finish(done: FinishInput): ToolResponse {
     const { toolName, callId, params, started, result } = done;
     const durationMs = performance.now() - started;
-    // One look for keys the wire schema does not name; censoring keeps the keys it finds.
-    const unnamed = hasUnnamedKeys(result.response);
     const finished = this.#final(
-      this.#scrub(result.response, done.secrets, unnamed),
+      this.#scrub(
+        result.response,
+        done.secrets,
+        hasUnnamedKeys(result.response),
+      ),
       done,
       durationMs,
-      unnamed,
     );
     const outcome = outcomeOf(finished);
     const code =
@@ -720,7 +721,6 @@ export class ToolRegistry {
     response: ToolResponse,
     done: FinishInput,
     durationMs: number,
-    unnamed: boolean,
   ): ToolResponse {
     const { toolName, callId, params } = done;
     const stats = finalStats(response.stats, durationMs, done.result.attempts);
@@ -729,7 +729,7 @@ export class ToolRegistry {
         ? { toolName, callId, params }
         : { ...response.context, toolName, callId, params };
     // Fields the wire schema does not name are kept, as it keeps them: the rare, slower path.
-    if (unnamed) {
+    if (hasUnnamedKeys(response)) {
       return { ...this.#cap(response), stats, context };
     }
     const limit = this.#maxResultChars;
