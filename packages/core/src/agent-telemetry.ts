@@ -92,6 +92,19 @@ const NoopMeter = createNoopMeter().constructor;
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 const NoopTracer = NOOP_TRACER_PROVIDER.getTracer('').constructor;
 
+// The global provider's tracer, kept while the provider stays the same: agents are often made
+// per request, and the global proxy hands out a new proxy tracer on every `getTracer`, each
+// following the provider's current delegate, so one serves them all.
+let lastGlobal: { provider: unknown; tracer: Tracer } | undefined;
+
+function globalTracer(provider: unknown): Tracer {
+  const last = lastGlobal;
+  if (last !== undefined && last.provider === provider) return last.tracer;
+  const tracer = trace.getTracer('@candor/core');
+  lastGlobal = { provider, tracer };
+  return tracer;
+}
+
 /** The model a span describes. */
 interface ModelIdentity {
   readonly provider: string;
@@ -185,7 +198,7 @@ export class AgentTelemetry {
   ) {
     const provider =
       options.tracer === undefined ? trace.getTracerProvider() : undefined;
-    this.#tracer = options.tracer ?? trace.getTracer('@candor/core');
+    this.#tracer = options.tracer ?? globalTracer(provider);
     this.#tracingOff =
       this.#tracer instanceof NoopTracer
         ? () => true
