@@ -5,7 +5,7 @@
  * resolution. The Node 20 set uses the framework versions that run on Node 20.19; `--full` adds a
  * Node 22 project with the newest majors that need Node 22. Kept apart from the main consumers.
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { type CheckList } from './check-list.ts';
 import { formatCommand, PackageManager } from './consumer-plan.ts';
@@ -22,11 +22,36 @@ export const FRAMEWORK_ADAPTERS = [
 
 const CANDOR_EXTRAS = ['@candor/registry', '@candor/tools'] as const;
 
-/** Framework ranges per Node leg: 20 is the floor; 22 adds the majors that need it. */
+/**
+ * The frameworks of each project. `node20`: the newest releases that run on Node 20.19
+ * (`@openai/agents` 0.15 and later need `openai` 7, which needs Node 22). `floor` (`--full`, on
+ * Node 20): the lowest release each adapter's peer range allows, and the lowest zod that every
+ * peer range there allows (`ai` 6.0.0 asks for zod ^4.1.8). `node22` (`--full`): the newest
+ * majors, `ai` 7 and the newest `@openai/agents`, which need Node 22. `tests/install-frameworks`
+ * holds these against the adapters' `peerDependencies`.
+ */
 export const FRAMEWORK_SETS = {
   node20: ['ai@^6', '@langchain/core@^1', '@openai/agents@~0.14', 'zod@^4'],
+  floor: [
+    'ai@6.0.0',
+    '@langchain/core@1.0.0',
+    '@openai/agents@0.14.0',
+    'zod@4.1.8',
+  ],
   node22: ['ai@^7', '@langchain/core@^1', '@openai/agents@latest', 'zod@^4'],
 } as const;
+
+/** A leg: one framework set, on the Node major it runs on. */
+export type FrameworkLeg = keyof typeof FRAMEWORK_SETS;
+
+/**
+ * The legs to run on one Node major: 20 runs the Node 20 set (and the floor set with `--full`),
+ * 22 the newest majors; Node 24 would repeat the Node 22 project.
+ */
+export function frameworkLegs(major: number, full: boolean): FrameworkLeg[] {
+  if (major < 22) return full ? ['node20', 'floor'] : ['node20'];
+  return major === 22 ? ['node22'] : [];
+}
 
 const DEV_DEPENDENCIES = ['typescript@6.0.3', '@types/node@20'] as const;
 
@@ -52,12 +77,46 @@ export interface FrameworkRun {
     readonly bin: string;
   }[];
   readonly env: (extra?: Readonly<Record<string, string>>) => NodeJS.ProcessEnv;
+  /** `--full`: also the floor set on Node 20. */
+  readonly full: boolean;
+}
+
+/**
+ * Whether an installed version is what a set asked for: `6.0.0` exactly, `^7` any 7.x.y, `~0.14`
+ * any 0.14.z; `latest` is whatever the registry had (reported, not checked).
+ */
+export function installedAsAsked(asked: string, installed: string): boolean {
+  if (asked === 'latest') return /^\d+\.\d+\.\d+$/.test(installed);
+  const [major, minor] = installed.split('.');
+  if (asked.startsWith('^')) return major === asked.slice(1);
+  if (asked.startsWith('~')) return `${major}.${minor}` === asked.slice(1);
+  return installed === asked;
+}
+
+/** The problems with what one project installed, and the versions it installed. */
+async function installedVersions(
+  dir: string,
+  leg: FrameworkLeg,
+): Promise<{ problems: string[]; versions: string[] }> {
+  const problems: string[] = [];
+  const versions: string[] = [];
+  for (const spec of FRAMEWORK_SETS[leg]) {
+    const at = spec.lastIndexOf('@');
+    const [name, asked] = [spec.slice(0, at), spec.slice(at + 1)];
+    const { version } = JSON.parse(
+      await readFile(join(dir, 'node_modules', name, 'package.json'), 'utf8'),
+    ) as { version: string };
+    versions.push(`${name}@${version}`);
+    if (!installedAsAsked(asked, version))
+      problems.push(`${name}: asked for ${asked}, installed ${version}`);
+  }
+  return { problems, versions };
 }
 
 /** The install commands of one framework consumer project. */
 export function frameworkInstallCommands(
   manager: PackageManager,
-  leg: keyof typeof FRAMEWORK_SETS,
+  leg: FrameworkLeg,
 ): string[][] {
   const add = manager === 'npm' ? ['npm', 'install'] : ['pnpm', 'add'];
   return [
@@ -103,13 +162,35 @@ export function checkFrameworkReport(stdout: string, module: string): string[] {
     String(report['openaiAgents']).startsWith('[INVALID_PARAM]'),
     'OpenAI Agents: the output does not start with the code',
   );
+  const model = report['aiSdkModel'] as {
+    sent?: { toolCallId?: string; type?: string; value?: string } | null;
+    events?: unknown;
+  } | null;
+  want(
+    model?.sent?.toolCallId === 'f1' &&
+      model.sent.type === 'error-text' &&
+      model.sent.value?.startsWith('[INVALID_PARAM]') === true,
+    'fromLanguageModel: the AI SDK model was not sent error-text with the code',
+  );
+  want(
+    JSON.stringify(model?.events) ===
+      JSON.stringify([
+        { type: 'text-delta', text: 'b must not be zero' },
+        {
+          type: 'finish',
+          finishReason: 'stop',
+          usage: { inputTokens: 12, outputTokens: 3 },
+        },
+      ]),
+    'fromLanguageModel: not the text, finish reason and usage the AI SDK model streamed',
+  );
   return problems;
 }
 
 async function createProject(
   run: FrameworkRun,
   manager: PackageManager,
-  leg: keyof typeof FRAMEWORK_SETS,
+  leg: FrameworkLeg,
 ): Promise<string> {
   const dir = join(run.work, 'consumers', `${manager}-frameworks-${leg}`);
   const caches = join(run.work, 'caches', `${manager}-frameworks`);
@@ -194,27 +275,33 @@ export async function checkFrameworkConsumers(
     return;
   }
   for (const runtime of run.runtimes) {
-    const leg = runtime.major >= 22 ? 'node22' : 'node20';
-    // The Node 22 project already has the newest majors; Node 24 would repeat it.
-    if (runtime.major > 22) continue;
-    for (const manager of Object.values(PackageManager)) {
-      const commands = frameworkInstallCommands(manager, leg)
-        .map(formatCommand)
-        .join(' && ');
-      let dir: string | undefined;
-      await run.checks.check(
-        `${manager} frameworks (${leg}): ${commands}`,
-        async () => {
-          dir = await createProject(run, manager, leg);
-          return [];
-        },
-      );
-      if (dir !== undefined) {
-        await checkProject(run, dir, {
-          label: `[${manager} · frameworks · node ${runtime.major}]`,
-          bin: runtime.bin,
-        });
+    for (const leg of frameworkLegs(runtime.major, run.full))
+      for (const manager of Object.values(PackageManager)) {
+        const commands = frameworkInstallCommands(manager, leg)
+          .map(formatCommand)
+          .join(' && ');
+        let dir: string | undefined;
+        await run.checks.check(
+          `${manager} frameworks (${leg}): ${commands}`,
+          async () => {
+            dir = await createProject(run, manager, leg);
+            return [];
+          },
+        );
+        if (dir !== undefined) {
+          const found = await installedVersions(dir, leg).catch(
+            (error: unknown) => ({ problems: [String(error)], versions: [] }),
+          );
+          run.checks.expect(
+            `[${manager} · frameworks (${leg})] installed the versions the set asked for`,
+            found.problems,
+            found.versions.join(', '),
+          );
+          await checkProject(run, dir, {
+            label: `[${manager} · frameworks (${leg}) · node ${runtime.major}]`,
+            bin: runtime.bin,
+          });
+        }
       }
-    }
   }
 }

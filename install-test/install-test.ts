@@ -560,16 +560,27 @@ async function runSteps(run: Run): Promise<void> {
     packages.map(({ name }) => name).join(', '),
   );
   if (packages.length === 0) throw new RunAborted('nothing to publish');
-  await checks.require('pnpm install in the copy', async () => {
-    await processes.runOk(
-      'pnpm',
-      ['install', '--no-frozen-lockfile', '--prefer-offline'],
-      {
-        cwd: workspace,
-        env: childEnv(),
-      },
-    );
-  });
+  const copyInstall = await checks.require(
+    'pnpm install in the copy',
+    async () =>
+      await processes.runOk(
+        'pnpm',
+        ['install', '--no-frozen-lockfile', '--prefer-offline'],
+        {
+          cwd: workspace,
+          env: childEnv(),
+        },
+      ),
+  );
+  // A fresh clone's first command must not greet a contributor with a warning (it once said
+  // "Failed to create bin" for candor-trace, whose entry was not built yet).
+  await checks.check('pnpm install in the copy warns of nothing', () =>
+    Promise.resolve(
+      `${copyInstall.stdout}\n${copyInstall.stderr}`
+        .split('\n')
+        .filter((line) => /\bWARN\b/.test(line)),
+    ),
+  );
   const { version } = await checks.require(
     'changeset version with a generated changeset',
     () => versionWorkspace(run, workspace, packages),
@@ -714,6 +725,7 @@ async function runSteps(run: Run): Promise<void> {
     available,
     runtimes,
     env: childEnv,
+    full: run.options.full,
   });
 }
 

@@ -3,6 +3,7 @@ const { report } = require('./frameworks-logic.cjs');
 
 report({
   ai: require('@candor/ai-sdk'),
+  aiTest: require('ai/test'),
   langchain: require('@candor/langchain'),
   openaiAgents: require('@candor/openai-agents'),
   agents: require('@openai/agents'),

@@ -6,11 +6,13 @@ import * as openaiAgents from '@candor/openai-agents';
 import * as registryModule from '@candor/registry';
 import * as tools from '@candor/tools';
 import * as agents from '@openai/agents';
+import * as aiTest from 'ai/test';
 import * as zod from 'zod';
 
 const { report } = createRequire(import.meta.url)('./frameworks-logic.cjs');
 const result = await report({
   ai,
+  aiTest,
   langchain,
   openaiAgents,
   agents,

@@ -1,9 +1,74 @@
 // Shared by the ESM and CommonJS framework consumers: each passes the modules it loaded its own
 // way (import or require). One failing call (b = 0) through each adapter, as its framework runs
 // it; prints one JSON line with what each framework would tell the model.
+
+// The other direction: the AI SDK's own mock model (the newest spec its `ai/test` has: V4 in
+// ai 7, V3 in ai 6) as a Candor ChatModel, asked for the turn after the failed call. What the
+// mock received is what a provider would send the model.
+async function fromLanguageModelTurn({ ai, aiTest, registry, tools, input }) {
+  const response = await registry.call('divide', input);
+  const { content, isError } = tools.toolResultForModel(response, 'divide');
+  const Mock = aiTest.MockLanguageModelV4 ?? aiTest.MockLanguageModelV3;
+  const mock = new Mock({
+    doStream: async () => ({
+      stream: aiTest.convertArrayToReadableStream([
+        { type: 'text-start', id: 't' },
+        { type: 'text-delta', id: 't', delta: 'b must not be zero' },
+        { type: 'text-end', id: 't' },
+        {
+          type: 'finish',
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: {
+            inputTokens: { total: 12, noCache: 12 },
+            outputTokens: { total: 3, text: 3 },
+          },
+        },
+      ]),
+    }),
+  });
+  const events = [];
+  for await (const event of ai.fromLanguageModel(mock).stream({
+    messages: [
+      { role: 'user', content: 'What is 1 / 0?' },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'f1', name: 'divide', arguments: JSON.stringify(input) },
+        ],
+      },
+      {
+        role: 'tool',
+        results: [{ callId: 'f1', toolName: 'divide', content, isError }],
+      },
+    ],
+    tools: [],
+  }))
+    events.push(event);
+  const sent = (mock.doStreamCalls[0]?.prompt ?? []).find(
+    (message) => message.role === 'tool',
+  )?.content[0];
+  return {
+    specificationVersion: mock.specificationVersion,
+    sent:
+      sent === undefined
+        ? null
+        : { toolCallId: sent.toolCallId, ...sent.output },
+    events,
+  };
+}
+
 async function report(modules) {
-  const { ai, langchain, openaiAgents, agents, registryModule, tools, zod } =
-    modules;
+  const {
+    ai,
+    aiTest,
+    langchain,
+    openaiAgents,
+    agents,
+    registryModule,
+    tools,
+    zod,
+  } = modules;
   const registry = new registryModule.ToolRegistry();
   registry.register(
     tools.defineTool({
@@ -46,10 +111,18 @@ async function report(modules) {
       },
     },
   );
+  const aiSdkModel = await fromLanguageModelTurn({
+    ai,
+    aiTest,
+    registry,
+    tools,
+    input,
+  });
   registry.shutdown();
   return {
     node: process.versions.node,
     aiSdk,
+    aiSdkModel,
     langchain: {
       status: message.status,
       code: message.artifact.code,
@@ -60,4 +133,4 @@ async function report(modules) {
   };
 }
 
-module.exports = { report };
+module.exports = { report, fromLanguageModelTurn };

@@ -46,11 +46,32 @@ export function toAISDKTools(
         spec.inputSchema as Parameters<typeof jsonSchema>[0],
       ),
       ...(needsApproval === undefined ? {} : { needsApproval }),
-      execute: (input, { toolCallId, abortSignal }) =>
-        call(input, { callId: toolCallId, signal: abortSignal }),
+      execute: (input, options) => call(input, callContext(options)),
       toModelOutput: ({ output }) =>
         typedResultForModel(output, spec.name) as ModelOutput,
     });
   }
   return tools;
+}
+
+/**
+ * The SDK's call id and signal, read so that a missing or hostile options object (a hand-made
+ * call, a throwing getter) leaves them out instead of throwing out of `execute`.
+ */
+function callContext(options: unknown): {
+  callId?: string;
+  signal?: AbortSignal;
+} {
+  try {
+    const { toolCallId, abortSignal } = options as {
+      toolCallId?: unknown;
+      abortSignal?: unknown;
+    };
+    return {
+      ...(typeof toolCallId === 'string' ? { callId: toolCallId } : {}),
+      ...(abortSignal instanceof AbortSignal ? { signal: abortSignal } : {}),
+    };
+  } catch {
+    return {};
+  }
 }

@@ -23,16 +23,21 @@ async function failTimes(breaker: ToolBreaker, times: number): Promise<void> {
   }
 }
 
-/** Records every rotate controller the ticker hands out from now on. */
-function captureControllers(): EventEmitter[] {
-  const controllers: EventEmitter[] = [];
+/** Records every rotate controller the ticker hands out from now on (shared ones once). */
+function captureControllers(): Set<EventEmitter> {
+  const controllers = new Set<EventEmitter>();
   const original = bucketTicker.attach;
   vi.spyOn(bucketTicker, 'attach').mockImplementation((width) => {
-    const lease = original(width);
-    controllers.push(lease.controller);
-    return lease;
+    const controller = original(width);
+    controllers.add(controller);
+    return controller;
   });
   return controllers;
+}
+
+/** The rotate listeners on each captured controller. */
+function rotateListeners(controllers: Set<EventEmitter>): number[] {
+  return [...controllers].map((each) => each.listenerCount('rotate'));
 }
 
 beforeEach(() => {
@@ -42,7 +47,7 @@ beforeEach(() => {
 afterEach(() => {
   for (const each of registries.splice(0)) each.shutdownAll();
   vi.restoreAllMocks();
-  expect(bucketTicker.stats()).toEqual({ intervals: 0, controllers: 0 });
+  expect(bucketTicker.stats()).toEqual({ intervals: 0, breakers: 0 });
   vi.useRealTimers();
 });
 
@@ -98,18 +103,15 @@ describe('BreakerRegistry', () => {
       'half_open',
       'closed',
     ]);
-    expect(controllers.map((each) => each.listenerCount('rotate'))).toEqual([
-      1, 1, 1,
-    ]);
+    // One shared controller for the one bucket width, one listener per breaker.
+    expect(rotateListeners(controllers)).toEqual([3]);
     expect(vi.getTimerCount()).toBe(2);
     const changes: string[] = [];
     open.onStateChange(({ from, to }) => changes.push(`${from}→${to}`));
 
     breakers.shutdownAll();
 
-    expect(controllers.map((each) => each.listenerCount('rotate'))).toEqual([
-      0, 0, 0,
-    ]);
+    expect(rotateListeners(controllers)).toEqual([0]);
     expect(vi.getTimerCount()).toBe(0);
     expect(changes).toEqual(['open→shutdown']);
     const tool = vi.fn(async () => ToolResponse.success('ran'));
@@ -154,18 +156,46 @@ describe('BreakerRegistry', () => {
     expect(a.state).toBe('open');
     expect(b.state).toBe('closed');
     expect(b.snapshot().window).toMatchObject({ calls: 1, failures: 1 });
+    expect(rotateListeners(controllers)).toEqual([2]);
+    expect(bucketTicker.stats()).toEqual({ intervals: 1, breakers: 2 });
 
     a.shutdown();
+    a.shutdown();
 
-    expect(controllers.map((each) => each.listenerCount('rotate'))).toEqual([
-      0, 1,
-    ]);
-    expect(bucketTicker.stats()).toEqual({ intervals: 1, controllers: 1 });
+    expect(rotateListeners(controllers)).toEqual([1]);
+    expect(bucketTicker.stats()).toEqual({ intervals: 1, breakers: 1 });
     // b's window still rotates on the shared ticker: its failure expires after windowMs.
     await vi.advanceTimersByTimeAsync(60_000);
     expect(b.snapshot().window).toMatchObject({ calls: 0, failures: 0 });
     await failTimes(b, 1);
     expect(b.state).toBe('closed');
+  });
+
+  it('15. a recovering breaker resets only its own window, though its rotate controller is shared', async () => {
+    const controllers = captureControllers();
+    const breakers = registry({ minimumCalls: 2, resetTimeoutMs: 1_000 });
+    const recovering = breakers.get('recovering');
+    const bystander = breakers.get('bystander');
+    await failTimes(recovering, 2);
+    await failTimes(bystander, 1);
+    expect(recovering.state).toBe('open');
+    expect(controllers.size).toBe(1);
+
+    await vi.advanceTimersByTimeAsync(1_000);
+    await recovering.execute(async () => ToolResponse.success('back'));
+
+    expect(recovering.state).toBe('closed');
+    expect(recovering.snapshot().window).toMatchObject({
+      calls: 0,
+      failures: 0,
+    });
+    // The bystander's failure is still in its window: the reset rotated no one else's buckets.
+    expect(bystander.snapshot().window).toMatchObject({
+      calls: 1,
+      failures: 1,
+    });
+    await failTimes(bystander, 1);
+    expect(bystander.state).toBe('open');
   });
 
   it('23. a thousand tools share one interval and raise no MaxListenersExceededWarning', async () => {
@@ -198,7 +228,7 @@ describe('BreakerRegistry', () => {
       expect(warnings).toEqual([]);
       expect(bucketTicker.stats()).toEqual({
         intervals: 2,
-        controllers: 1_001,
+        breakers: 1_001,
       });
       expect(vi.getTimerCount()).toBe(2);
       breakers.shutdownAll();

@@ -97,7 +97,7 @@ afterEach(async () => {
   for (const each of harnesses.splice(0)) await each.shutdown();
   metrics.disable();
   vi.restoreAllMocks();
-  expect(bucketTicker.stats()).toEqual({ intervals: 0, controllers: 0 });
+  expect(bucketTicker.stats()).toEqual({ intervals: 0, breakers: 0 });
   vi.useRealTimers();
 });
 

@@ -81,7 +81,7 @@ beforeEach(() => {
 
 afterEach(() => {
   for (const breaker of created.splice(0)) breaker.shutdown();
-  expect(bucketTicker.stats()).toEqual({ intervals: 0, controllers: 0 });
+  expect(bucketTicker.stats()).toEqual({ intervals: 0, breakers: 0 });
   vi.useRealTimers();
 });
 

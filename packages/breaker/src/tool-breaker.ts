@@ -19,7 +19,7 @@ import {
   type SharedCircuit,
 } from './breaker-state-store.ts';
 import { type BreakerState } from './breaker-state.ts';
-import { bucketTicker, type TickerLease } from './bucket-ticker.ts';
+import { bucketTicker } from './bucket-ticker.ts';
 import { CountedFailure } from './counted-failure.ts';
 import { countsAsFailure } from './counts-as-failure.ts';
 import { checkedResponse } from './checked-response.ts';
@@ -261,7 +261,46 @@ function ignore(): void {
   // opossum's own promise for a fire(); the outcome is read from our Outcome instead.
 }
 
-type Circuit = CircuitBreaker<[Outcome]>;
+/**
+ * opossum's circuit for one breaker. It knows its breaker, so the action and the listeners are
+ * module-level functions shared by every breaker instead of five closures per tool.
+ */
+class ToolCircuit extends CircuitBreaker<[Outcome]> {
+  readonly owner: OpossumToolBreaker;
+
+  constructor(owner: OpossumToolBreaker, options: CircuitBreaker.Options) {
+    super(linkOutcome, options);
+    this.owner = owner;
+  }
+}
+
+// opossum's types ask for a Promise; it only ever calls then().catch() on the result.
+function linkOutcome(outcome: Outcome): Promise<unknown> {
+  return outcome.link as unknown as Promise<unknown>;
+}
+
+// opossum calls its listeners with the circuit as `this`.
+function onFailure(this: ToolCircuit, error: unknown): void {
+  this.owner.failed(error);
+}
+
+function onOpen(this: ToolCircuit): void {
+  this.owner.opened();
+}
+
+function onHalfOpen(this: ToolCircuit): void {
+  this.owner.halfOpened();
+}
+
+function onClose(this: ToolCircuit): void {
+  this.owner.closed();
+}
+
+/** The part of opossum's Status the window reset uses; @types/opossum does not declare it. */
+interface RotatingStatus {
+  /** The function opossum's Status subscribes to its rotate controller. */
+  rotateBucket(): void;
+}
 
 function failureCode(error: unknown): ToolErrorCode | undefined {
   return error instanceof CountedFailure && error.response.status === 'error'
@@ -290,8 +329,7 @@ class OpossumToolBreaker implements ToolBreaker {
   readonly name: string;
   readonly #options: ResolvedBreakerOptions;
   readonly #logger: Logger;
-  readonly #lease: TickerLease | undefined;
-  readonly #circuit: Circuit | undefined;
+  readonly #circuit: ToolCircuit | undefined;
   readonly #shared: SharedCircuit | undefined;
   #unshare: (() => void) | undefined;
   #storeFailed = false;
@@ -314,8 +352,7 @@ class OpossumToolBreaker implements ToolBreaker {
       tool: name,
     });
     if (options.enabled) {
-      this.#lease = bucketTicker.attach(options.windowMs / options.buckets);
-      this.#circuit = this.#createCircuit(this.#lease);
+      this.#circuit = this.#createCircuit();
       this.#shared = this.#share();
     }
     this.#published = this.state;
@@ -394,46 +431,62 @@ class OpossumToolBreaker implements ToolBreaker {
     }
   }
 
-  #createCircuit(lease: TickerLease): Circuit {
+  #createCircuit(): ToolCircuit {
     const options = this.#options;
-    const circuit: Circuit = new CircuitBreaker(
-      // opossum's types ask for a Promise; it only ever calls then().catch() on the result.
-      (outcome: Outcome) => outcome.link as unknown as Promise<unknown>,
-      {
-        name: this.name,
-        // Off: the call's owner holds its one deadline, so every admitted call is recorded and a
-        // hanging trial still ends (see Admission).
-        timeout: false,
-        resetTimeout: options.resetTimeoutMs,
-        rollingCountTimeout: options.windowMs,
-        rollingCountBuckets: options.buckets,
-        volumeThreshold: options.minimumCalls,
-        errorThresholdPercentage: options.failureRatePct,
-        rollingPercentilesEnabled: false,
-        enableSnapshots: false,
-        rotateBucketController: lease.controller,
-        allowWarmUp: false,
-        cache: false,
-      },
-    );
+    const circuit = new ToolCircuit(this, {
+      name: this.name,
+      // Off: the call's owner holds its one deadline, so every admitted call is recorded and a
+      // hanging trial still ends (see Admission).
+      timeout: false,
+      resetTimeout: options.resetTimeoutMs,
+      rollingCountTimeout: options.windowMs,
+      rollingCountBuckets: options.buckets,
+      volumeThreshold: options.minimumCalls,
+      errorThresholdPercentage: options.failureRatePct,
+      rollingPercentilesEnabled: false,
+      enableSnapshots: false,
+      // Shared by every breaker of this bucket width; given back in shutdown().
+      rotateBucketController: bucketTicker.attach(
+        options.windowMs / options.buckets,
+      ),
+      allowWarmUp: false,
+      cache: false,
+    });
     // 'failure' is emitted before opossum decides to open, so the reason is known in time.
-    circuit.on('failure', (error) => {
-      this.#lastCountedCode = failureCode(error) ?? this.#lastCountedCode;
-    });
-    circuit.on('open', () => {
-      this.#openedAt = Date.now();
-      this.#publish();
-    });
-    circuit.on('halfOpen', () => {
-      this.#publish();
-    });
-    circuit.on('close', () => {
-      // opossum keeps the window across a close, so one failure right after recovery would
-      // reopen the breaker; a recovered tool starts from a clean window instead.
-      for (let i = 0; i < options.buckets; i++) lease.controller.emit('rotate');
-      this.#publish();
-    });
+    circuit.on('failure', onFailure);
+    circuit.on('open', onOpen);
+    circuit.on('halfOpen', onHalfOpen);
+    circuit.on('close', onClose);
     return circuit;
+  }
+
+  /** opossum counted a failure. Called by the circuit's listener. */
+  failed(error: unknown): void {
+    this.#lastCountedCode = failureCode(error) ?? this.#lastCountedCode;
+  }
+
+  /** opossum opened the circuit. Called by the circuit's listener. */
+  opened(): void {
+    this.#openedAt = Date.now();
+    this.#publish();
+  }
+
+  /** opossum let a trial call through. Called by the circuit's listener. */
+  halfOpened(): void {
+    this.#publish();
+  }
+
+  /** opossum closed the circuit. Called by the circuit's listener. */
+  closed(): void {
+    const circuit = this.#circuit;
+    if (circuit !== undefined) {
+      // opossum keeps the window across a close, so one failure right after recovery would
+      // reopen the breaker; a recovered tool starts from a clean window instead. The rotate
+      // controller is shared with other breakers, so this breaker's buckets rotate alone.
+      const status = circuit.status as unknown as RotatingStatus;
+      for (let i = 0; i < this.#options.buckets; i++) status.rotateBucket();
+    }
+    this.#publish();
   }
 
   get state(): BreakerState {
@@ -690,8 +743,10 @@ class OpossumToolBreaker implements ToolBreaker {
     this.#isShutdown = true;
     // opossum's shutdown removes its rotate listener and every listener on the circuit, and
     // clears its reset timer. Calls still in flight finish; their deadline still applies.
-    this.#circuit?.shutdown();
-    this.#lease?.release();
+    if (this.#circuit !== undefined) {
+      this.#circuit.shutdown();
+      bucketTicker.detach(this.#options.windowMs / this.#options.buckets);
+    }
     this.#unshare?.();
     this.#publish();
     this.#metrics?.close();

@@ -192,6 +192,60 @@ describe('http_fetch outcomes', () => {
     });
   });
 
+  it('keeps secrets in the URL out of an HTTP error and a success, as out of a network failure', async () => {
+    routes['/401?api_key=k3y-in-query'] = (_q, r) => {
+      r.statusCode = 401;
+      r.end('who are you');
+    };
+    routes['/ok?token=t0k-in-query'] = (_q, r) => r.end('hello');
+    const tool = httpFetchTool();
+    const denied = await callTool(tool, {
+      url: `${base}/401?api_key=k3y-in-query`,
+    });
+    expect(codeOf(denied)).toBe('ACCESS_DENIED');
+    expect(denied.status === 'error' && denied.errorInfo.message).toContain(
+      '?api_key=*** answered 401',
+    );
+    const fine = await callTool(tool, { url: `${base}/ok?token=t0k-in-query` });
+    expect(fine.status).toBe('success');
+    expect(fine.text).toBe('hello');
+    expect((fine.data as { url: string }).url).toBe(`${base}/ok?token=***`);
+    const refused = await callTool(tool, {
+      url: `${closedPortUrl}?token=t0k-in-query`,
+    });
+    for (const response of [denied, fine, refused]) {
+      expect(JSON.stringify(response)).not.toMatch(/k3y-in-query|t0k-in-query/);
+    }
+  });
+
+  it('on a redirect to another origin drops Authorization but not x-api-key (docs/builtins.md says so)', async () => {
+    let seen: Record<string, unknown> = {};
+    const other = createServer((request, response) => {
+      seen = request.headers;
+      response.end('elsewhere');
+    });
+    const port = await listen(other);
+    routes['/to-other-origin'] = (_q, r) => {
+      r.statusCode = 302;
+      r.setHeader('location', `http://localhost:${String(port)}/x`);
+      r.end();
+    };
+    try {
+      const response = await callTool(
+        httpFetchTool({
+          headers: { authorization: 'Bearer opt-auth', 'x-api-key': 'opt-key' },
+        }),
+        { url: `${base}/to-other-origin` },
+      );
+      expect(response.status).toBe('success');
+      expect(seen['authorization']).toBeUndefined();
+      expect(seen['x-api-key']).toBe('opt-key');
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it('is NETWORK_ERROR when nothing listens', async () => {
     const response = await callTool(httpFetchTool(), { url: closedPortUrl });
     expect(codeOf(response)).toBe('NETWORK_ERROR');

@@ -182,7 +182,9 @@ export function httpFetchTool(options: HttpFetchToolOptions = {}) {
         );
       }, limit);
       const signal = AbortSignal.any([context.signal, timeout.signal]);
-      const request = { method: input.method, url: url.href };
+      // Every answer names the URL with its secrets (`?token=`, `?api_key=`) replaced by `***`.
+      const shownUrl = scrubUrlSecrets(url.href);
+      const request = { method: input.method, url: shownUrl };
       try {
         const response = await fetch(url, {
           method: input.method,
@@ -201,7 +203,7 @@ export function httpFetchTool(options: HttpFetchToolOptions = {}) {
               headers: response.headers,
             }),
           );
-          const message = `${input.method} ${url.href} answered ${response.status}${
+          const message = `${input.method} ${shownUrl} answered ${response.status}${
             response.statusText === '' ? '' : ` ${response.statusText}`
           }`;
           return ToolResponse.error(classified.code, message, {
@@ -245,14 +247,14 @@ export function httpFetchTool(options: HttpFetchToolOptions = {}) {
         const failed = errorResponse(reason, undefined, request);
         return ToolResponse.error(
           failed.errorInfo.code,
-          `${input.method} ${scrubUrlSecrets(url.href)} failed: ${failed.errorInfo.message}`,
+          `${input.method} ${shownUrl} failed: ${failed.errorInfo.message}`,
           {
             retryable: failed.errorInfo.retryable,
             ...(failed.errorInfo.cancelled === true ? { cancelled: true } : {}),
             ...(failed.errorInfo.details === undefined
               ? {}
               : { details: failed.errorInfo.details }),
-            data: { ...request, url: scrubUrlSecrets(url.href) },
+            data: request,
           },
         );
       } finally {

@@ -1,4 +1,11 @@
-import { mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  readdir,
+  readFile,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callTool, codeOf, temporaryRoot } from './__fixtures__/call-tool.ts';
@@ -83,6 +90,24 @@ describe('write_file outcomes', () => {
     expect(response.status).toBe('error');
     expect(response.text).toContain('createParents');
     await expect(readFile(join(root, 'deep/er/file.txt'))).rejects.toThrow();
+  });
+});
+
+describe('write_file at the name limit', () => {
+  it('writes a name of exactly 255 bytes, the longest the guard lets through, and leaves no temporary file', async () => {
+    // 85 three-byte characters: the temporary name beside it must fit in 255 bytes too, so it
+    // cannot be cut by characters ('.' + 85 euro signs + a suffix was 281 bytes: ENAMETOOLONG).
+    const name = '\u20ac'.repeat(85);
+    expect(Buffer.byteLength(name)).toBe(255);
+    for (const content of ['created\n', 'replaced\n']) {
+      const response = await callTool(writeFileTool({ root }), {
+        path: `dir/${name}`,
+        content,
+      });
+      expect(response.status).toBe('success');
+      expect(await readFile(join(root, 'dir', name), 'utf8')).toBe(content);
+    }
+    expect(await readdir(join(root, 'dir'))).toEqual([name]);
   });
 });
 

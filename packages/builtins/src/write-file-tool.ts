@@ -81,13 +81,29 @@ interface AtomicWrite {
 }
 
 /**
+ * The longest start of `text` that fits in `max` UTF-8 bytes, never half a character: names are
+ * limited in bytes (255), so the temporary name beside a 255-byte name is cut by bytes.
+ */
+function bytePrefix(text: string, max: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    const size = Buffer.byteLength(char);
+    if (bytes + size > max) break;
+    bytes += size;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
+
+/**
  * Writes a temporary file beside the target, flushes it and renames it over the target. The
  * rename is atomic: readers see the old content or the new, never a mix, and a write that fails
  * or is stopped halfway leaves the old file as it was and no temporary file behind.
  */
 async function writeAtomically(write: AtomicWrite): Promise<Stats> {
   const { dir, name, content, current, signal } = write;
-  const temporary = `.${name.slice(0, 200)}.${randomBytes(6).toString('hex')}.candor-tmp`;
+  const temporary = `.${bytePrefix(name, 200)}.${randomBytes(6).toString('hex')}.candor-tmp`;
   const mode = current === undefined ? 0o666 : current.mode & 0o7777;
   const handle = await dir.openFile(
     temporary,

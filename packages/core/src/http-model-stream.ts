@@ -1,4 +1,5 @@
 import { retryAfterMsFrom } from '@candor/errors';
+import { scrubSecrets } from '@candor/tools';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { type ChatRequest, type ModelEvent } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
@@ -168,6 +169,36 @@ function classify(
 }
 
 /**
+ * The failure with every header value we sent (the API key above all) replaced by
+ * `[REDACTED]` in its message: a server may quote the key back in its error body, and fetch
+ * quotes a header value it refuses. The cause quoting it is dropped for the same reason.
+ */
+function withoutHeaderValues(
+  stream: HttpModelStream,
+  failure: AttemptFailure,
+): AttemptFailure {
+  const values = Object.values(stream.headers).flatMap((value) => [
+    value,
+    value.replace(/^bearer\s+/i, ''),
+  ]);
+  const secrets = values.filter((value) => value.trim().length >= 8);
+  const { error } = failure;
+  if (!secrets.some((secret) => error.message.includes(secret))) return failure;
+  // `reported` (the connection's own error) quotes the value too: onRetry gets the clean error.
+  return {
+    error: new ModelError({
+      kind: error.kind,
+      message: scrubSecrets(error.message, secrets),
+      attempts: error.attempts,
+      ...(error.status === undefined ? {} : { status: error.status }),
+    }),
+    retryable: failure.retryable,
+    ...(failure.headers === undefined ? {} : { headers: failure.headers }),
+    ...(failure.askedMs === undefined ? {} : { askedMs: failure.askedMs }),
+  };
+}
+
+/**
  * Streams one model request with retries ({@link retryBeforeFirstChunk}): a failure is final
  * once a delta with text or tool-call content arrived.
  */
@@ -194,6 +225,7 @@ export function httpModelStream(
       if (!response.ok) throw await httpFailure(stream, response);
       yield* stream.parse(sseMessages(response), state);
     },
-    failure: (error, attempts) => classify(stream, error, attempts),
+    failure: (error, attempts) =>
+      withoutHeaderValues(stream, classify(stream, error, attempts)),
   });
 }

@@ -491,6 +491,24 @@ describe('classifyError', () => {
     expect(message).not.toContain('classify-error.test.ts');
   });
 
+  it('never includes a stack trace from a thrown plain object that carries one', () => {
+    // A plain object has no message, so its JSON is shown: a `stack` field (or an error's stack
+    // copied into any string field) would reach the model with its newlines escaped as `\n`,
+    // out of reach of the line filter.
+    const stack = new Error('inner').stack ?? '';
+    for (const thrown of [
+      { stack, status: 'failed' },
+      { detail: stack },
+      { nested: { reason: stack } },
+    ]) {
+      const { message } = classifyError(thrown);
+      expect(message).toMatch(/^A non-error object was thrown/);
+      expect(message).not.toMatch(/\bat\s+\S+\s+\(/);
+      expect(message).not.toContain('classify-error.test.ts');
+    }
+    expect(classifyError({ detail: stack }).message).toContain('inner');
+  });
+
   it('bounds very long messages', () => {
     const { message } = classifyError(new Error('x'.repeat(50_000)));
     expect(message.length).toBeLessThan(2100);

@@ -55,18 +55,43 @@ const systemCodes: Readonly<Record<string, ToolErrorCode>> = {
   UND_ERR_SOCKET: 'NETWORK_ERROR',
 };
 
-// userinfo (`user:pass@`) in any URL, and query values whose name says they are a secret.
-const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
-const SECRET_QUERY =
-  /([?&][^=&\s#]*(?:token|key|secret|passw|pwd|auth|sig|session|credential)[^=&\s#]*=)[^&\s#]*/gi;
+// userinfo (`user:pass@`) in any URL (up to its last `@`, as URL parsers read a raw `@` in a
+// password), and parameters of a query or fragment whose name says they are a secret. Each
+// pattern can start only at a short scheme or at a delimiter, and no part can run across
+// another's start, so the time is linear in the text: a hostile URL cannot stall the process.
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#]*@/gi;
+const PARAMETER_NAME = /[?&#;]([^=&#;?\s]*)=/g;
+const SECRET_NAME = /token|key|secret|passw|pwd|auth|sig|session|credential/i;
+// A secret value runs to the next `&`, `#` or space: a `?` or `;` inside it is still secret.
+const VALUE_END = /[&#\s]|$/g;
+
+function scrubParameters(text: string): string {
+  let out = '';
+  let copied = 0;
+  PARAMETER_NAME.lastIndex = 0;
+  for (
+    let found = PARAMETER_NAME.exec(text);
+    found !== null;
+    found = PARAMETER_NAME.exec(text)
+  ) {
+    if (!SECRET_NAME.test(found[1] ?? '')) continue;
+    VALUE_END.lastIndex = PARAMETER_NAME.lastIndex;
+    const end = VALUE_END.exec(text)?.index ?? text.length;
+    out += `${text.slice(copied, PARAMETER_NAME.lastIndex)}***`;
+    copied = end;
+    PARAMETER_NAME.lastIndex = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
 
 /**
- * Replaces credentials in URLs inside `text` with `***`: the userinfo part and query values whose
- * names say they are secret (`token`, `api_key`, `password`, `sig`, ...). Messages often quote
- * the URL that failed; the model and the logs must not see its secrets.
+ * Replaces credentials in URLs inside `text` with `***`: the userinfo part and query (or
+ * fragment) values whose names say they are secret (`token`, `api_key`, `password`, `sig`,
+ * ...). Messages often quote the URL that failed; the model and the logs must not see its
+ * secrets.
  */
 export function scrubUrlSecrets(text: string): string {
-  return text.replace(URL_USERINFO, '$1***@').replace(SECRET_QUERY, '$1***');
+  return scrubParameters(text.replace(URL_USERINFO, '$1***@'));
 }
 
 function result(
@@ -200,6 +225,32 @@ function networkMessage(facts: NetworkFacts): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * undici's HTTP parser codes (`HPE_…`, and `UND_ERR_HEADERS_OVERFLOW` for headers past its size
+ * limit), on the `cause` of "fetch failed": the server answered,
+ * but not in HTTP (another protocol on the port, a header past the size limit). Retrying gets
+ * the same answer.
+ */
+function httpParserFailureOf(
+  thrown: object,
+): { code: string; message: string } | undefined {
+  let current: unknown = thrown;
+  for (let depth = 0; depth < 4 && typeof current === 'object'; depth++) {
+    const code = readProperty(current, 'code');
+    if (
+      typeof code === 'string' &&
+      (code.startsWith('HPE_') || code === 'UND_ERR_HEADERS_OVERFLOW')
+    ) {
+      return {
+        code,
+        message: `The server's answer is not valid HTTP: ${describeThrown(current)} (${code})`,
+      };
+    }
+    current = readProperty(current, 'cause');
+  }
+  return undefined;
 }
 
 /** undici (behind Node's fetch) gives up after 20 redirects with this cause and no code. */
@@ -356,6 +407,14 @@ function classifyObject(
       describeThrown(thrown);
     return result(system.mapped, ownMessage, {
       details: { systemCode: system.code },
+      cause: thrown,
+    });
+  }
+  const parser = httpParserFailureOf(thrown);
+  if (parser !== undefined) {
+    return result('API_ERROR', parser.message, {
+      retryable: false,
+      details: { systemCode: parser.code },
       cause: thrown,
     });
   }

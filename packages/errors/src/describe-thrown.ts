@@ -15,13 +15,16 @@ export function readProperty(value: unknown, key: PropertyKey): unknown {
   }
 }
 
-/** Removes stack frames and bounds the length, so a message is safe to show a model. */
-export function cleanMessage(message: string): string {
-  const withoutStack = message
+function withoutStackFrames(text: string): string {
+  return text
     .split('\n')
     .filter((line) => !/^\s*at\s.+/.test(line))
-    .join('\n')
-    .trim();
+    .join('\n');
+}
+
+/** Removes stack frames and bounds the length, so a message is safe to show a model. */
+export function cleanMessage(message: string): string {
+  const withoutStack = withoutStackFrames(message).trim();
   if (withoutStack.length <= MAX_MESSAGE_LENGTH) return withoutStack;
   return `${withoutStack.slice(0, MAX_MESSAGE_LENGTH)}… (${withoutStack.length - MAX_MESSAGE_LENGTH} more characters)`;
 }
@@ -57,7 +60,15 @@ function objectText(value: object): string {
   }
   if (label !== undefined) return `${cleanMessage(label)} (no message)`;
   try {
-    const json = JSON.stringify(value);
+    // In JSON a stack's line breaks are escaped, out of reach of cleanMessage: drop `stack`
+    // fields and the frames inside every string before stringifying.
+    const json = JSON.stringify(value, (key, field: unknown) =>
+      key === 'stack'
+        ? undefined
+        : typeof field === 'string'
+          ? withoutStackFrames(field)
+          : field,
+    );
     if (typeof json === 'string' && json !== '{}') {
       return `A non-error object was thrown: ${cleanMessage(json)}`;
     }

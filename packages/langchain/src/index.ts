@@ -1,6 +1,9 @@
 /**
- * @module Candor inside LangChain.js and LangGraph: the registry's tools as structured tools whose
+ * Candor inside LangChain.js and LangGraph: the registry's tools as structured tools whose
  * `ToolMessage`s keep the status, the code and a denial.
+ *
+ * @packageDocumentation
+ * @module \@candor/langchain
  */
 export { toLangChainTools, toolMessageFor } from './to-lang-chain-tools.ts';
 export type { CandorArtifact } from './to-lang-chain-tools.ts';

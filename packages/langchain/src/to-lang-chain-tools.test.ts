@@ -142,6 +142,34 @@ describe('toLangChainTools', () => {
     expect(scenario.ends).toEqual([]);
   });
 
+  it("resolves to a ToolMessage when the run config's getters throw", async () => {
+    const scenario = await scenarioRegistry();
+    registry = scenario.registry;
+    const probe = toLangChainTools(registry).find(
+      (candidate) => candidate.name === 'probe',
+    );
+    const hostile = {
+      get toolCall(): never {
+        throw new Error('hostile toolCall');
+      },
+      get signal(): never {
+        throw new Error('hostile signal');
+      },
+    };
+    // The function itself, as LangChain calls it with the run config.
+    const message: unknown = await probe?.func(
+      { outcome: 'API_ERROR' },
+      undefined,
+      hostile as never,
+    );
+    expect(message).toBeInstanceOf(ToolMessage);
+    expect(message).toMatchObject({
+      status: 'error',
+      artifact: { outcome: 'error', code: 'API_ERROR' },
+    });
+    expect(scenario.ends).toHaveLength(1);
+  });
+
   it('keeps data that is not JSON in the artifact and says so in words', () => {
     const data = { big: 1n };
     const message = toolMessageFor(ToolResponse.success('', { data }), {

@@ -53,24 +53,35 @@ export function toolMessageFor(
 /** The tool call's id, when LangChain passed one in the run config (ToolNode and createAgent do). */
 function toolCallIdOf(config: unknown): string | undefined {
   if (typeof config !== 'object' || config === null) return undefined;
-  const call: unknown = (config as { toolCall?: unknown }).toolCall;
-  if (typeof call !== 'object' || call === null) return undefined;
-  const id: unknown = (call as { id?: unknown }).id;
-  return typeof id === 'string' && id !== '' ? id : undefined;
+  try {
+    const call: unknown = (config as { toolCall?: unknown }).toolCall;
+    if (typeof call !== 'object' || call === null) return undefined;
+    const id: unknown = (call as { id?: unknown }).id;
+    return typeof id === 'string' && id !== '' ? id : undefined;
+  } catch {
+    // A config whose getter throws has no usable id; the call still runs, with one of its own.
+    return undefined;
+  }
 }
 
 function signalOf(config: unknown): AbortSignal | undefined {
   if (typeof config !== 'object' || config === null) return undefined;
-  const signal: unknown = (config as { signal?: unknown }).signal;
-  return signal instanceof AbortSignal ? signal : undefined;
+  try {
+    const signal: unknown = (config as { signal?: unknown }).signal;
+    return signal instanceof AbortSignal ? signal : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * The registry's tools as LangChain structured tools, for a LangGraph `ToolNode`, `createAgent`
  * or `model.bindTools()`. Every call goes through `registry.call()` (validation, approval gate,
- * breaker, timeout) and resolves to a {@link toolMessageFor} `ToolMessage`: it never throws, so
- * the status, the code and a denial reach the model as the registry said them, whatever the
- * framework's error handling. An abort from the run config is passed into the call. It is an
+ * breaker, timeout) and resolves to a {@link toolMessageFor} `ToolMessage`: the tool's function
+ * never throws, so the status, the code and a denial reach the model as the registry said them,
+ * whatever the framework's error handling. Arguments that break the tool's schema are refused by
+ * LangChain's own `invoke` before the function runs (a `ToolInputParsingException`, which
+ * `ToolNode` and `createAgent` turn into an error `ToolMessage`). An abort from the run config is passed into the call. It is an
  * array: pick tools with `.filter((tool) => tool.name === …)`.
  *
  * @example

@@ -2,9 +2,9 @@
 // process over stdio, that misbehaves on purpose.
 import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from '@candor/registry';
-import { defineTool, ToolResponse } from '@candor/tools';
+import { defineTool, type Logger, ToolResponse } from '@candor/tools';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   importMcpTools,
   type McpImport,
@@ -106,9 +106,86 @@ describe('importMcpTools against a misbehaving SDK server (stdio child process)'
     );
   });
 
+  it('an error envelope with an unknown code is EXECUTION_ERROR even when isError is false, keeping the code word', async () => {
+    const response = await registry.call('says_teapot', {});
+    expect(codeOf(response)).toBe('EXECUTION_ERROR');
+    if (response.status !== 'error') throw new Error('not an error');
+    expect(response.errorInfo.message).toContain('short and stout');
+    expect(response.errorInfo.message).toContain('"TEAPOT"');
+    expect(response.errorInfo.details).toEqual({ mcpCode: 'TEAPOT' });
+  });
+
+  it('an error envelope without a code is EXECUTION_ERROR even when isError is false', async () => {
+    const response = await registry.call('says_error_without_code', {});
+    expect(codeOf(response)).toBe('EXECUTION_ERROR');
+    expect(response.status === 'error' && response.errorInfo.message).toBe(
+      'it went wrong',
+    );
+  });
+
+  it('a status word Candor does not know is not a success: PARTIAL unrecognised_status, text and data kept', async () => {
+    const response = await registry.call('says_done', {});
+    expect(response.status).toBe('partial');
+    expect(response.status === 'partial' && response.reason).toBe(
+      'unrecognised_status',
+    );
+    expect(response.text).toBe('finished?');
+    expect('data' in response && response.data).toEqual({
+      status: 'done',
+      data: { rows: 3 },
+    });
+  });
+
+  it("a foreign server's own fields beside a status word are kept whole as data, never dropped", async () => {
+    const response = await registry.call('says_success_with_rows', {});
+    expect(response.status).toBe('success');
+    expect('data' in response && response.data).toEqual({
+      status: 'success',
+      rows: [1, 2],
+      total: 2,
+    });
+  });
+
+  it.each(['is_error_says_success', 'is_error_says_partial'])(
+    'isError true wins over an envelope that says otherwise (%s)',
+    async (tool) => {
+      const response = await registry.call(tool, {});
+      expect(codeOf(response)).toBe('EXECUTION_ERROR');
+    },
+  );
+
   it('a result that is not a CallToolResult is INTERNAL_ERROR, never success', async () => {
     const response = await registry.call('invalid', {});
     expect(codeOf(response)).toBe('INTERNAL_ERROR');
+  });
+
+  it.each([
+    ['not_found', 'NOT_FOUND'],
+    ['bad_params', 'INVALID_PARAM'],
+  ])(
+    'a JSON-RPC error from the server (%s) is mapped by its code: %s',
+    async (tool, expected) => {
+      const response = await registry.call(tool, {});
+      expect(codeOf(response)).toBe(expected);
+    },
+  );
+
+  it('a result with an id nobody asked for is never read as the answer: TIMEOUT, and the link still works', async () => {
+    const response = await registry.call('wrong_id', {}, { timeoutMs: 200 });
+    expect(codeOf(response)).toBe('TIMEOUT');
+    expect((await registry.call('echo', { message: 'still here' })).text).toBe(
+      'still here',
+    );
+  });
+
+  it("a huge result arrives whole over the pipe and is capped by the registry's maxResultChars", async () => {
+    const response = await registry.call('huge', {});
+    expect(response.status).toBe('partial');
+    expect(response.status === 'partial' && response.reason).toBe(
+      'result_truncated',
+    );
+    expect(response.text.length).toBeLessThan(1_000_000);
+    expect(response.text.startsWith('xxxx')).toBe(true);
   });
 
   it('an empty content list is a success with empty text', async () => {
@@ -193,6 +270,41 @@ describe('a lost server without reconnection', () => {
   }, 30_000);
 });
 
+describe('close()', () => {
+  it('stops the stdio child, and the tools then answer NETWORK_ERROR without respawning', async () => {
+    const registry = new ToolRegistry({ breaker: false });
+    const link = await importMcpTools(
+      { stdio: { command: process.execPath, args: [...tsx, script] } },
+      registry,
+      { reconnect: { initialDelayMs: 1 } },
+    );
+    try {
+      const stats = await registry.call('stats', {});
+      const pid = ('data' in stats && (stats.data as { pid: number }).pid) || 0;
+      expect(pid).toBeGreaterThan(0);
+      let reconnected = false;
+      link.on('connected', () => {
+        reconnected = true;
+      });
+      await link.close();
+      expect(link.connected).toBe(false);
+      // Signal 0 only asks whether the process is there.
+      expect(() => process.kill(pid, 0)).toThrow(
+        expect.objectContaining({ code: 'ESRCH' }),
+      );
+      const after = await registry.call('echo', { message: 'x' });
+      expect(codeOf(after)).toBe('NETWORK_ERROR');
+      expect(after.status === 'error' && after.errorInfo.message).toContain(
+        'has been disconnected',
+      );
+      expect(reconnected).toBe(false);
+    } finally {
+      await link.close();
+      registry.shutdown();
+    }
+  }, 30_000);
+});
+
 describe('a lost HTTP server', () => {
   it('fails fast with NETWORK_ERROR, then reconnects with backoff when it is back', async () => {
     const served = new ToolRegistry();
@@ -229,6 +341,68 @@ describe('a lost HTTP server', () => {
     } finally {
       await link.close();
       await second?.close();
+      registry.shutdown();
+      served.shutdown();
+    }
+  }, 30_000);
+});
+
+describe('reconnect backoff', () => {
+  it('waits initialDelayMs, then doubles each wait up to maxDelayMs while the server stays away', async () => {
+    const served = new ToolRegistry();
+    served.register(
+      defineTool({
+        name: 'ping',
+        description: 'Answers pong',
+        input: z.object({}),
+        run: () => ToolResponse.success('pong'),
+      }),
+    );
+    const service = await serveRegistry(served, { transport: 'http' });
+    const url = service.url;
+    if (url === undefined) throw new Error('no url');
+    // Each failed reconnection logs once; the test waits for the fourth, no clock involved.
+    let failures = 0;
+    let fourth: () => void = () => undefined;
+    const failedFourTimes = new Promise<void>((resolve) => {
+      fourth = resolve;
+    });
+    const logger: Logger = {
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      error: () => undefined,
+      warn: (_fields, message) => {
+        if (message === 'MCP reconnect failed' && (failures += 1) === 4)
+          fourth();
+      },
+      child: () => logger,
+    };
+    const registry = new ToolRegistry({ breaker: false });
+    const link = await importMcpTools({ http: { url } }, registry, {
+      reconnect: { initialDelayMs: 7, maxDelayMs: 30 },
+      logger,
+    });
+    const delays: number[] = [];
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await service.close();
+      expect(codeOf(await registry.call('ping', {}))).toBe('NETWORK_ERROR');
+      await failedFourTimes;
+      for (const [, delay] of setTimeoutSpy.mock.calls) {
+        if (
+          delay === 7 ||
+          delay === 14 ||
+          delay === 28 ||
+          delay === 30 ||
+          delay === 56
+        )
+          delays.push(delay);
+      }
+      expect(delays.slice(0, 4)).toEqual([7, 14, 28, 30]);
+    } finally {
+      setTimeoutSpy.mockRestore();
+      await link.close();
       registry.shutdown();
       served.shutdown();
     }

@@ -104,38 +104,93 @@ function rebaseReferences(schema: unknown, base: string): unknown {
   );
 }
 
-/** Reads an envelope back, or `undefined` when `value` is not one (a foreign server's data). */
+/**
+ * Reads an envelope back, or `undefined` when `value` is not one (a foreign server's data, or a
+ * status word Candor does not know). An error envelope whose `code` is not a Candor code is read
+ * without one.
+ */
 export function readOutcomeEnvelope(
   value: unknown,
 ): OutcomeEnvelope | undefined {
+  const claim = readOutcomeClaim(value);
+  return claim.kind === 'envelope' ? claim.envelope : undefined;
+}
+
+const MAX_CODE_CHARS = 100;
+
+/** What a `structuredContent` says about the outcome, each field read once. */
+export type OutcomeClaim =
+  /** Not an object with a string `status`: a foreign server's own data. */
+  | { readonly kind: 'none' }
+  /** `status` is a word Candor does not know: the outcome is unknown, never success. */
+  | { readonly kind: 'unrecognised'; readonly status: string }
+  | {
+      readonly kind: 'envelope';
+      readonly envelope: OutcomeEnvelope;
+      /** A `code` that is not a Candor code, kept so the caller can say what the server said. */
+      readonly foreignCode?: string;
+      /**
+       * True when the object has fields an envelope does not name (`{ status: 'success', rows }`):
+       * a foreign server's own data, which the caller keeps whole instead of only `data`.
+       */
+      readonly foreignFields: boolean;
+    };
+
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
+  'status',
+  'code',
+  'message',
+  'retryable',
+  'retryAfterMs',
+  'denied',
+  'cancelled',
+  'reason',
+  'text',
+  'data',
+]);
+
+export function readOutcomeClaim(value: unknown): OutcomeClaim {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return undefined;
+    return { kind: 'none' };
   const record = value as Record<string, unknown>;
   const status = record['status'];
+  if (typeof status !== 'string') return { kind: 'none' };
   if (status !== 'success' && status !== 'partial' && status !== 'error')
-    return undefined;
+    return { kind: 'unrecognised', status };
   const code = record['code'];
-  if (status === 'error' && !isToolErrorCode(code)) return undefined;
   const strings: Record<string, string> = {};
   for (const key of ['message', 'reason', 'text']) {
     const value = record[key];
     if (typeof value === 'string') strings[key] = value;
   }
+  const retryable = record['retryable'];
   const retryAfterMs = record['retryAfterMs'];
-  return {
+  const denied = record['denied'];
+  const cancelled = record['cancelled'];
+  const envelope: OutcomeEnvelope = {
     status,
     ...(isToolErrorCode(code) ? { code } : {}),
     ...strings,
-    ...(typeof record['retryable'] === 'boolean'
-      ? { retryable: record['retryable'] }
-      : {}),
+    ...(typeof retryable === 'boolean' ? { retryable } : {}),
     ...(typeof retryAfterMs === 'number' &&
     Number.isFinite(retryAfterMs) &&
     retryAfterMs >= 0
       ? { retryAfterMs }
       : {}),
-    ...(record['denied'] === true ? { denied: true } : {}),
-    ...(record['cancelled'] === true ? { cancelled: true } : {}),
+    ...(denied === true ? { denied: true } : {}),
+    ...(cancelled === true ? { cancelled: true } : {}),
     ...('data' in record ? { data: record['data'] } : {}),
   };
+  const foreignFields = Object.keys(record).some(
+    (key) => !ENVELOPE_KEYS.has(key),
+  );
+  return typeof code === 'string' && !isToolErrorCode(code)
+    ? // A code word is short; a hostile server's megabyte "code" is cut, not repeated.
+      {
+        kind: 'envelope',
+        envelope,
+        foreignCode: code.slice(0, MAX_CODE_CHARS),
+        foreignFields,
+      }
+    : { kind: 'envelope', envelope, foreignFields };
 }

@@ -99,8 +99,124 @@ describe('responseFromMcp', () => {
     );
     expect(code(response)).toBe('EXECUTION_ERROR');
     expect(response.status === 'error' && response.errorInfo.message).toBe(
-      'nope',
+      'nope (the server\'s error code "TEAPOT" is not a Candor code)',
     );
+    expect(response.status === 'error' && response.errorInfo.details).toEqual({
+      mcpCode: 'TEAPOT',
+    });
+  });
+
+  it.each([
+    ['an unknown code', { status: 'error', code: 'TEAPOT' }],
+    ['no code', { status: 'error' }],
+    ['a code that is not a string', { status: 'error', code: 418 }],
+  ])(
+    'an error envelope with %s is EXECUTION_ERROR even when isError is false',
+    (_label, structuredContent) => {
+      for (const isError of [false, undefined]) {
+        const response = responseFromMcp(
+          {
+            content: [{ type: 'text', text: 'nope' }],
+            ...(isError === undefined ? {} : { isError }),
+            structuredContent,
+          },
+          'tool',
+        );
+        expect(code(response)).toBe('EXECUTION_ERROR');
+      }
+    },
+  );
+
+  it("cuts a hostile server's huge code word to 100 characters", () => {
+    const response = responseFromMcp(
+      {
+        content: [{ type: 'text', text: 'nope' }],
+        structuredContent: { status: 'error', code: 'X'.repeat(1_000_000) },
+      },
+      'tool',
+    );
+    if (response.status !== 'error') throw new Error('not an error');
+    expect(response.errorInfo.code).toBe('EXECUTION_ERROR');
+    expect(response.errorInfo.details).toEqual({ mcpCode: 'X'.repeat(100) });
+    expect(response.errorInfo.message.length).toBeLessThan(200);
+  });
+
+  it.each(['done', 'ok', 'SUCCESS', 'failed', ''])(
+    'a status word Candor does not know (%j) is PARTIAL unrecognised_status, never success',
+    (status) => {
+      const structuredContent = { status, data: { rows: 3 } };
+      const response = responseFromMcp(
+        {
+          content: [{ type: 'text', text: 'said' }],
+          isError: false,
+          structuredContent,
+        },
+        'tool',
+      );
+      expect(response.status).toBe('partial');
+      expect(response.status === 'partial' && response.reason).toBe(
+        'unrecognised_status',
+      );
+      expect(response.text).toBe('said');
+      expect('data' in response && response.data).toEqual(structuredContent);
+    },
+  );
+
+  it('a success or partial envelope carrying an error code is PARTIAL contradictory_status', () => {
+    for (const status of ['success', 'partial']) {
+      const response = responseFromMcp(
+        {
+          content: [],
+          isError: false,
+          structuredContent: { status, code: 'NOT_FOUND' },
+        },
+        'tool',
+      );
+      expect(response.status === 'partial' && response.reason).toBe(
+        'contradictory_status',
+      );
+    }
+  });
+
+  it.each(['success', 'partial'])(
+    'isError true with a %s envelope is an error',
+    (status) => {
+      const response = responseFromMcp(
+        {
+          content: [{ type: 'text', text: 'fine?' }],
+          isError: true,
+          structuredContent: { status, reason: 'truncated' },
+        },
+        'tool',
+      );
+      expect(code(response)).toBe('EXECUTION_ERROR');
+    },
+  );
+
+  it('a status that is not a string is foreign data (an HTTP status, say)', () => {
+    const response = responseFromMcp(
+      { content: [], structuredContent: { status: 200 } },
+      'tool',
+    );
+    expect(response.status).toBe('success');
+  });
+
+  it('reads a changing status once: a Proxy cannot say error, then success', () => {
+    let reads = 0;
+    const structuredContent = new Proxy(
+      {},
+      {
+        get: (_target, key) =>
+          key === 'status' ? (reads++ === 0 ? 'error' : 'success') : undefined,
+        has: () => false,
+      },
+    );
+    const response = responseFromMcp(
+      { content: [], isError: false, structuredContent },
+      'tool',
+    );
+    expect(code(response)).toBe('EXECUTION_ERROR');
+    expect(reads).toBe(1);
   });
 
   it('an error with no text still has a message', () => {
@@ -146,11 +262,17 @@ describe('outcome envelopes', () => {
 
   it.each([
     ['a foreign object', { temperature: 21 }],
-    ['an error with no code', { status: 'error' }],
+    ['an unrecognised status word', { status: 'done' }],
     ['an array', ['success']],
     ['a string', 'success'],
   ])('are not read from %s', (_label, value) => {
     expect(readOutcomeEnvelope(value)).toBeUndefined();
+  });
+
+  it('read an error with no Candor code without one', () => {
+    expect(readOutcomeEnvelope({ status: 'error', code: 'TEAPOT' })).toEqual({
+      status: 'error',
+    });
   });
 
   it('drop fields of the wrong type', () => {

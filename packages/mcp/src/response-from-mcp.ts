@@ -6,7 +6,7 @@ import {
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
-import { readOutcomeEnvelope } from './outcome-envelope.ts';
+import { readOutcomeClaim } from './outcome-envelope.ts';
 
 /**
  * A `CallToolResult` (or whatever a server sent in its place) as a `ToolResponse`. `isError`
@@ -41,19 +41,27 @@ function readResult(result: unknown, toolName: string): ToolResponse {
     return invalid(toolName, '`isError` is not a boolean');
   }
   const text = contentText(content);
-  const envelope = readOutcomeEnvelope(structuredContent);
+  const claim = readOutcomeClaim(structuredContent);
+  const envelope = claim.kind === 'envelope' ? claim.envelope : undefined;
   if (envelope?.denied === true) {
     return ToolResponse.denied(
       envelope.message ?? (text || `The call to "${toolName}" was refused.`),
     );
   }
+  // Either side saying error is an error: a contradiction is never read as success.
   if (isError === true || envelope?.status === 'error') {
     const code: ToolErrorCode = envelope?.code ?? 'EXECUTION_ERROR';
-    const message =
+    const foreignCode =
+      claim.kind === 'envelope' ? claim.foreignCode : undefined;
+    const said =
       envelope?.message ??
       (text.trim() === ''
         ? `The MCP tool "${toolName}" reported an error without a message.`
         : text);
+    const message =
+      foreignCode === undefined
+        ? said
+        : `${said} (the server's error code "${foreignCode}" is not a Candor code)`;
     return ToolResponse.error(code, message, {
       ...(envelope?.retryable === undefined
         ? {}
@@ -62,9 +70,26 @@ function readResult(result: unknown, toolName: string): ToolResponse {
         ? {}
         : { retryAfterMs: envelope.retryAfterMs }),
       ...(envelope?.cancelled === true ? { cancelled: true } : {}),
-      ...(envelope !== undefined && 'data' in envelope
-        ? { data: envelope.data }
-        : {}),
+      ...(foreignCode === undefined
+        ? {}
+        : { details: { mcpCode: foreignCode } }),
+      ...(claim.kind === 'envelope' && claim.foreignFields
+        ? { data: structuredContent }
+        : envelope !== undefined && 'data' in envelope
+          ? { data: envelope.data }
+          : {}),
+    });
+  }
+  // A status word Candor does not know, or a success or partial carrying an error code: the
+  // outcome is unknown, and unknown is not success. PARTIAL keeps what the server said for the
+  // model without counting it as a failure of the tool.
+  if (claim.kind === 'unrecognised' || envelope?.code !== undefined) {
+    return ToolResponse.partial(text, {
+      reason:
+        claim.kind === 'unrecognised'
+          ? 'unrecognised_status'
+          : 'contradictory_status',
+      data: structuredContent,
     });
   }
   if (envelope === undefined) {
@@ -73,7 +98,13 @@ function readResult(result: unknown, toolName: string): ToolResponse {
       structuredContent === undefined ? {} : { data: structuredContent },
     );
   }
-  const data = 'data' in envelope ? { data: envelope.data } : {};
+  // Fields an envelope does not name are a foreign server's data: kept whole, never dropped.
+  const data =
+    claim.kind === 'envelope' && claim.foreignFields
+      ? { data: structuredContent }
+      : 'data' in envelope
+        ? { data: envelope.data }
+        : {};
   if (envelope.status === 'partial') {
     return ToolResponse.partial(envelope.text ?? text, {
       reason: envelope.reason ?? 'unknown',

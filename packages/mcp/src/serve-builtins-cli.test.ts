@@ -1,5 +1,6 @@
 // The candor-mcp command as a real child process, driven by the official SDK client over stdio.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,5 +63,67 @@ describe('candor-mcp', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('Usage: candor-mcp');
     expect(result.stdout).toBe('');
+  }, 30_000);
+
+  it('refuses an empty --token (an unset variable) with exit code 2 instead of serving unguarded', () => {
+    const result = spawnSync(
+      process.execPath,
+      [...node, '--http', '--token', ''],
+      { encoding: 'utf8' },
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--token is empty');
+  }, 30_000);
+
+  it('serves HTTP on 127.0.0.1 with --http, and --token guards it', async () => {
+    const child = spawn(
+      process.execPath,
+      [...node, '--http', '--port', '0', '--token', 'T0ken'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    try {
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      const served = new Promise<URL>((resolve, reject) => {
+        child.stderr.on('data', (chunk: string) => {
+          stderr += chunk;
+          const match = /serving (\S+)/.exec(stderr);
+          if (match?.[1] !== undefined) resolve(new URL(match[1]));
+        });
+        child.once('exit', (code) => {
+          reject(new Error(`exited ${String(code)}: ${stderr}`));
+        });
+      });
+      const url = await served;
+      expect(url.hostname).toBe('127.0.0.1');
+      const initialize = (authorization?: string): Promise<Response> =>
+        fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...(authorization === undefined ? {} : { authorization }),
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 'raw', version: '1' },
+            },
+          }),
+        });
+      expect((await initialize()).status).toBe(401);
+      expect((await initialize('Bearer wrong')).status).toBe(401);
+      expect((await initialize('Bearer T0ken')).status).toBe(200);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = once(child, 'exit');
+        child.kill();
+        await exited;
+      }
+    }
   }, 30_000);
 });

@@ -58,6 +58,14 @@ export async function runServeBuiltins(
     );
     return 2;
   }
+  if (values.token === '') {
+    // `--token "$CANDOR_MCP_TOKEN"` with the variable unset: serving without a check would be
+    // the opposite of what was asked.
+    streams.stderr.write(
+      `candor-mcp: --token is empty (is the variable you passed set?)\n`,
+    );
+    return 2;
+  }
   const registry = new ToolRegistry();
   registerBuiltins(registry, { root: values.workspace ?? process.cwd() });
   if (values.http !== true) {

@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -179,6 +179,11 @@ export async function serveRegistry(
     };
   }
 
+  if (options.bearerToken === '') {
+    stopWatching();
+    // "Bearer " with nothing after it would be the password: refuse rather than guard nothing.
+    throw new TypeError('serveRegistry: bearerToken must not be empty.');
+  }
   // 2026-era requests are self-contained and go to the SDK's per-request handler; 2025-era
   // clients (most clients today) get a session each, so that their notifications/cancelled and
   // list_changed reach the server instance that runs their calls.
@@ -191,7 +196,7 @@ export async function serveRegistry(
   const expected =
     options.bearerToken === undefined
       ? undefined
-      : Buffer.from(`Bearer ${options.bearerToken}`);
+      : digest(`Bearer ${options.bearerToken}`);
   const route = async (
     request: IncomingMessage,
     response: ServerResponse,
@@ -411,9 +416,16 @@ function authorised(
   expected: Buffer | undefined,
 ): boolean {
   if (expected === undefined) return true;
-  const given = Buffer.from(request.headers.authorization ?? '');
-  // Constant time, so the token cannot be guessed a byte at a time.
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  // Digests of equal length, compared in constant time: neither the token's bytes nor its
+  // length can be guessed from how long a refusal takes.
+  const header = request.headers.authorization ?? '';
+  // The scheme name is case-insensitive (RFC 9110, section 11.1); the token itself is not.
+  const given = /^bearer /i.test(header) ? `Bearer ${header.slice(7)}` : header;
+  return timingSafeEqual(digest(given), expected);
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
 }
 
 function failed(

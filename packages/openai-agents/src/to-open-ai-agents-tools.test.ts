@@ -7,10 +7,11 @@ import {
   setTracingDisabled,
   Usage,
 } from '@openai/agents';
-import { beforeAll, expect } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import {
   runAdapterConformance,
   scenarioCalls,
+  scenarioRegistry,
 } from '../../ai-sdk/src/__fixtures__/adapter-conformance.ts';
 import { toOpenAIAgentsTools } from './to-open-ai-agents-tools.ts';
 
@@ -131,4 +132,27 @@ runAdapterConformance({
     const second = await run(agent, first.state);
     expect(second.finalOutput).toBe('done');
   },
+});
+
+it("answers with Candor's text when the runner's details object throws on every read", async () => {
+  const { registry, ends } = await scenarioRegistry();
+  const probe = toOpenAIAgentsTools(registry).find(
+    (candidate) => candidate.name === 'probe',
+  );
+  const hostile = {
+    get toolCall(): never {
+      throw new Error('hostile toolCall');
+    },
+    get signal(): never {
+      throw new Error('hostile signal');
+    },
+  };
+  const output: unknown = await probe?.invoke(
+    undefined as never,
+    JSON.stringify({ outcome: 'API_ERROR' }),
+    hostile,
+  );
+  expect(String(output)).toContain('API_ERROR');
+  expect(ends).toHaveLength(1);
+  registry.shutdown();
 });

@@ -62,12 +62,33 @@ export function toOpenAIAgentsTools(
                 : (_context: unknown, input: unknown) => needsApproval(input),
           }),
       execute: async (input, _context, details) => {
-        const response = await call(input, {
-          callId: details?.toolCall?.callId,
-          signal: details?.signal,
-        });
+        const response = await call(input, callContext(details));
         return toolResultForModel(response, spec.name).content;
       },
     }),
   );
+}
+
+/**
+ * The call id and signal the runner passed, read so that a hostile or hand-made details object
+ * (a throwing getter) leaves them out instead of turning Candor's answer into the SDK's generic
+ * error text.
+ */
+function callContext(details: unknown): {
+  callId?: string;
+  signal?: AbortSignal;
+} {
+  try {
+    const { toolCall, signal } = (details ?? {}) as {
+      toolCall?: { callId?: unknown };
+      signal?: unknown;
+    };
+    const callId = toolCall?.callId;
+    return {
+      ...(typeof callId === 'string' ? { callId } : {}),
+      ...(signal instanceof AbortSignal ? { signal } : {}),
+    };
+  } catch {
+    return {};
+  }
 }

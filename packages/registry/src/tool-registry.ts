@@ -195,6 +195,10 @@ const specFormats: ReadonlySet<string> = new Set<SpecFormat>([
   'json-schema',
 ]);
 
+// One shared "no breaker overrides" for every tool registered without any: an empty object per
+// tool would cost heap for nothing (docs/benchmarks.md, the heap row).
+const noOverrides: BreakerOptions = Object.freeze({});
+
 interface Entry {
   readonly tool: AnyToolDefinition;
   readonly kind: 'structured' | 'legacy';
@@ -347,13 +351,13 @@ export class ToolRegistry {
       ? {
           tool,
           kind: 'structured',
-          breaker: options.breaker ?? {},
+          breaker: options.breaker ?? noOverrides,
           breakerInstance: undefined,
         }
       : {
           tool: wrapFunction(tool, options),
           kind: 'legacy',
-          breaker: options.breaker ?? {},
+          breaker: options.breaker ?? noOverrides,
           breakerInstance: undefined,
         };
     const replaced = this.#tools.has(entry.tool.name);

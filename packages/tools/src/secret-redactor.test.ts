@@ -82,6 +82,54 @@ describe('SecretRedactor: the one redaction every surface uses', () => {
   });
 });
 
+describe('SecretRedactor: what JSON.stringify would write', () => {
+  // A walk over own keys sees `toJSON` as a method and moves on; JSON.stringify then calls it,
+  // and the keys it returns were never looked at.
+  const hidden = {
+    id: 7,
+    creds: {
+      toJSON: (key: string) => ({ key, password: 'hunter2-from-toJSON' }),
+    },
+    list: [{ toJSON: () => ({ apiKey: 'k3y-from-toJSON-in-array' }) }],
+    when: new Date(0),
+  };
+
+  it('redact and censor censor the keys a toJSON returns, and keep what a Date writes', () => {
+    const redactor = new SecretRedactor();
+    for (const copy of [redactor.redact(hidden), redactor.censor(hidden)]) {
+      const json = JSON.stringify(copy);
+      expect(json).not.toContain('from-toJSON');
+      expect(JSON.parse(json)).toEqual({
+        id: 7,
+        creds: { key: 'creds', password: '[REDACTED]' },
+        list: [{ apiKey: '[REDACTED]' }],
+        when: '1970-01-01T00:00:00.000Z',
+      });
+    }
+  });
+
+  it('secretValues and collectSecrets find the secrets a toJSON returns', () => {
+    const redactor = new SecretRedactor();
+    expect(redactor.secretValues(hidden)).toEqual([
+      'hunter2-from-toJSON',
+      'k3y-from-toJSON-in-array',
+    ]);
+    const found: string[] = [];
+    expect(redactor.collectSecrets(hidden, found)).toBe(true);
+    expect(found).toHaveLength(2);
+  });
+
+  it('censor fails closed on a toJSON that throws', () => {
+    const redactor = new SecretRedactor();
+    const hostile = {
+      toJSON: () => {
+        throw new Error('no');
+      },
+    };
+    expect(redactor.censor({ hostile })).toBe('[Unreadable]');
+  });
+});
+
 describe('SecretRedactor: one walk instead of two', () => {
   const redactor = new SecretRedactor();
 

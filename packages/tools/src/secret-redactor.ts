@@ -75,7 +75,10 @@ export class SecretRedactor {
    * one walk does both.
    */
   redact(value: unknown, found?: string[]): unknown {
-    return this.#redact(value, 0, { ancestors: [], found });
+    return this.#redact(jsonView(value, '', false), 0, {
+      ancestors: [],
+      found,
+    });
   }
 
   /**
@@ -90,7 +93,10 @@ export class SecretRedactor {
     if (typeof value === 'string') return scrubSecrets(value, secrets);
     if (typeof value !== 'object' || value === null) return value;
     try {
-      return this.#censor(value, 0, { secrets, ancestors: [] });
+      return this.#censor(jsonView(value, '', true), 0, {
+        secrets,
+        ancestors: [],
+      });
     } catch {
       return UNREADABLE;
     }
@@ -109,7 +115,11 @@ export class SecretRedactor {
       const items = value as readonly unknown[];
       for (let index = 0; index < items.length; index++) {
         const item = items[index];
-        const censored = this.#censor(item, depth + 1, walk);
+        const censored = this.#censor(
+          jsonView(item, String(index), true),
+          depth + 1,
+          walk,
+        );
         if (censored !== item) {
           const changed: unknown[] = (copy as unknown[] | undefined) ?? [
             ...items,
@@ -128,7 +138,7 @@ export class SecretRedactor {
         index += 1;
         const censored = this.isSecretKey(key)
           ? REDACTED
-          : this.#censor(item, depth + 1, walk);
+          : this.#censor(jsonView(item, key, true), depth + 1, walk);
         if (censored === item) continue;
         if (copy === undefined) {
           const fresh: Record<string, unknown> = {};
@@ -149,7 +159,7 @@ export class SecretRedactor {
   /** Every string found under a secret-looking key, so it can be scrubbed from messages. */
   secretValues(value: unknown): string[] {
     const found: string[] = [];
-    this.#collect(value, 0, { seen: undefined, found });
+    this.#collect(jsonView(value, '', false), 0, { seen: undefined, found });
     return found;
   }
 
@@ -162,7 +172,10 @@ export class SecretRedactor {
   collectSecrets(value: unknown, found: string[]): boolean {
     if (typeof value !== 'object' || value === null) return false;
     try {
-      return this.#collect(value, 0, { seen: undefined, found });
+      return this.#collect(jsonView(value, '', true), 0, {
+        seen: undefined,
+        found,
+      });
     } catch {
       return true;
     }
@@ -178,8 +191,10 @@ export class SecretRedactor {
     if (Array.isArray(value)) {
       const items = value as readonly unknown[];
       const out: unknown[] = [];
-      for (const item of items) {
-        out.push(this.#redact(item, depth + 1, walk));
+      for (const [index, item] of items.entries()) {
+        out.push(
+          this.#redact(jsonView(item, String(index), false), depth + 1, walk),
+        );
       }
       copy = out;
     } else {
@@ -194,7 +209,7 @@ export class SecretRedactor {
             collectLeaves(item, depth + 1, { seen: undefined, found });
           }
         } else {
-          censored = this.#redact(item, depth + 1, walk);
+          censored = this.#redact(jsonView(item, key, false), depth + 1, walk);
         }
         setData(out, key, censored);
       }
@@ -222,7 +237,9 @@ export class SecretRedactor {
         collectLeaves(item, depth + 1, walk);
       } else if (typeof item === 'object' && item !== null) {
         (walk.seen ??= new WeakSet()).add(value);
-        if (this.#collect(item, depth + 1, walk)) secret = true;
+        if (this.#collect(jsonView(item, key, false), depth + 1, walk)) {
+          secret = true;
+        }
       }
     }
     return secret;
@@ -242,6 +259,26 @@ interface RedactWalk {
 interface CollectWalk {
   seen: WeakSet<object> | undefined;
   readonly found: string[];
+}
+
+/**
+ * What JSON.stringify would write for `value` under `key`: the result of its `toJSON` when it has
+ * one (a Date, or an object that shows other fields than its own). Every walk reads that, so a
+ * `toJSON` cannot bring back a secret-looking key the walk did not see. A `toJSON` that throws
+ * makes JSON.stringify throw too, so nothing is shown: walks that fail closed (`strict`) let it
+ * throw, the others keep the value as it is.
+ */
+function jsonView(value: unknown, key: string, strict: boolean): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  try {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    return typeof toJSON === 'function'
+      ? (toJSON as (key: string) => unknown).call(value, key)
+      : value;
+  } catch (error: unknown) {
+    if (strict) throw error;
+    return value;
+  }
 }
 
 /** Sets a key as plain data; assigning `__proto__` would set the object's prototype instead. */

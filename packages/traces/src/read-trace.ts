@@ -59,14 +59,16 @@ export function readTrace(
           newline = text.indexOf('\n', start);
         }
         rest = text.slice(start);
-        yield* batch;
+        // A plain loop, not `yield* batch`: delegating to a sync iterable wraps every record in
+        // an extra async-from-sync step.
+        for (const record of batch) yield record;
         batch.length = 0;
       }
       rest += decoder.end();
       if (rest !== '') take(rest);
-      yield* batch;
+      for (const record of batch) yield record;
       batch.length = 0;
-      yield* normaliser.end();
+      for (const record of normaliser.end()) yield record;
     },
   };
 }

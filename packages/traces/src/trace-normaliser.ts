@@ -332,7 +332,8 @@ export class TraceNormaliser {
       if (!oldest.settled) this.#counts.evicted += 1;
       this.#emit(oldest);
     }
-    if (this.#settled.length > 2 * this.#heldCount + 1024) {
+    const stale = this.#settled.length - this.#heldCount;
+    if (stale > 1024 && stale > this.#heldCount / 8) {
       this.#settled = this.#settled.filter((evidence) => evidence.held);
     }
     // Calls emitted on their outcome (or a flush) stay in #order until swept here; without the
@@ -396,7 +397,7 @@ export class TraceNormaliser {
         vendorField: null,
         vendorOutcome: ObservedOutcome.UNKNOWN,
         exitCode: undefined,
-        escalations: [],
+        escalations: noEscalations,
         denied: false,
         denialReason: undefined,
         resultLength: null,

@@ -4,12 +4,16 @@
 import {
   type CallToolResult,
   type JSONRPCMessage,
+  ProtocolError,
+  ProtocolErrorCode,
   Server,
   type Tool,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
 const MANGLE = '__mangle_this_result__';
+const WRONG_ID = '__answer_with_a_wrong_id__';
+const HUGE_CHARS = 1_000_000;
 let cancelled = 0;
 let reached = 0;
 let extraTool = false;
@@ -39,6 +43,14 @@ const tools = (): Tool[] => [
     'stats',
     'not_found',
     'bad_params',
+    'says_teapot',
+    'says_error_without_code',
+    'says_done',
+    'says_success_with_rows',
+    'is_error_says_success',
+    'is_error_says_partial',
+    'wrong_id',
+    'huge',
   ].map((name) => ({
     name,
     description: name,
@@ -85,6 +97,50 @@ server.setRequestHandler('tools/call', async (request, context) => {
       };
     case 'invalid':
       return text(MANGLE);
+    case 'not_found':
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'no such tool');
+    case 'bad_params':
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'bad params');
+    case 'wrong_id':
+      return text(WRONG_ID);
+    case 'huge':
+      return text('x'.repeat(HUGE_CHARS));
+    // Envelopes that contradict `isError` or use words Candor does not know.
+    case 'says_teapot':
+      return {
+        ...text('short and stout'),
+        isError: false,
+        structuredContent: { status: 'error', code: 'TEAPOT' },
+      };
+    case 'says_error_without_code':
+      return {
+        ...text('it went wrong'),
+        isError: false,
+        structuredContent: { status: 'error' },
+      };
+    case 'says_done':
+      return {
+        ...text('finished?'),
+        isError: false,
+        structuredContent: { status: 'done', data: { rows: 3 } },
+      };
+    case 'says_success_with_rows':
+      return {
+        ...text('two rows'),
+        structuredContent: { status: 'success', rows: [1, 2], total: 2 },
+      };
+    case 'is_error_says_success':
+      return {
+        ...text('all good'),
+        isError: true,
+        structuredContent: { status: 'success', data: { rows: 3 } },
+      };
+    case 'is_error_says_partial':
+      return {
+        ...text('half'),
+        isError: true,
+        structuredContent: { status: 'partial', reason: 'truncated' },
+      };
     case 'hangs':
       return new Promise<CallToolResult>((resolve) => {
         context.mcpReq.signal.addEventListener('abort', () => {
@@ -119,8 +175,13 @@ server.setRequestHandler('tools/call', async (request, context) => {
 // buggy or hostile server would.
 class ManglingTransport extends StdioServerTransport {
   override send(message: JSONRPCMessage): Promise<void> {
-    if (JSON.stringify(message).includes(MANGLE)) {
+    const json = JSON.stringify(message);
+    if (json.includes(MANGLE)) {
       return super.send({ ...message, result: { content: 'not a list' } });
+    }
+    // A result for a request that was never made: the real one never comes.
+    if (json.includes(WRONG_ID) && 'id' in message) {
+      return super.send({ ...message, id: 987_654 });
     }
     return super.send(message);
   }

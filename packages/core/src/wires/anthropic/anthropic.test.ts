@@ -44,6 +44,9 @@ describe('anthropic', () => {
       expect(() => anthropic({ model: 'claude-test' })).toThrow(
         /anthropic: an apiKey is required/,
       );
+      expect(() => anthropic({ apiKey: ' \t', model: 'claude-test' })).toThrow(
+        /anthropic: an apiKey is required/,
+      );
     } finally {
       if (saved !== undefined) process.env['ANTHROPIC_API_KEY'] = saved;
     }

@@ -5,6 +5,10 @@ import {
 } from '../../chat-model.ts';
 import { httpModelStream } from '../../http-model-stream.ts';
 import { type RetryOptions, retryPolicy } from '../../retry-policy.ts';
+import {
+  hostedWireOptions,
+  vendorErrorMessage,
+} from '../hosted-wire-options.ts';
 import { convertToAnthropicMessage } from './convert-to-anthropic-messages.ts';
 import { parseAnthropicStream } from './parse-anthropic-stream.ts';
 import { prepareAnthropicTools } from './prepare-anthropic-tools.ts';
@@ -20,16 +24,6 @@ export interface AnthropicOptions extends RetryOptions {
   readonly maxTokens?: number;
 }
 
-function anthropicErrorMessage(body: unknown): string | undefined {
-  const error = (
-    body as { error?: { type?: unknown; message?: unknown } } | null
-  )?.error;
-  if (typeof error?.message !== 'string') return undefined;
-  return typeof error.type === 'string'
-    ? `${error.type}: ${error.message}`
-    : error.message;
-}
-
 /**
  * An Anthropic Messages model, streaming with `fetch` and eventsource-parser. Failed tool calls
  * go back as `tool_result` blocks with `is_error: true`; denials do not carry the flag.
@@ -40,30 +34,14 @@ function anthropicErrorMessage(body: unknown): string | undefined {
  * ```
  */
 export function anthropic(options: AnthropicOptions): ChatModel {
-  const apiKey = options.apiKey ?? process.env['ANTHROPIC_API_KEY'];
-  if (apiKey === undefined || apiKey === '') {
-    throw new TypeError(
-      'anthropic: an apiKey is required (pass { apiKey } or set ANTHROPIC_API_KEY)',
-    );
-  }
-  if (typeof options.model !== 'string' || options.model === '') {
-    throw new TypeError('anthropic: model is required');
-  }
+  const { apiKey, baseURL } = hostedWireOptions('anthropic', options, {
+    apiKeyVariable: 'ANTHROPIC_API_KEY',
+    baseURL: 'https://api.anthropic.com',
+  });
   const maxTokens = options.maxTokens ?? 4096;
   if (!Number.isInteger(maxTokens) || maxTokens < 1) {
     throw new RangeError(
       `anthropic: maxTokens must be a positive integer, got ${String(maxTokens)}`,
-    );
-  }
-  const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(
-    /\/+$/,
-    '',
-  );
-  try {
-    new URL(baseURL);
-  } catch {
-    throw new TypeError(
-      `anthropic: baseURL must be an absolute URL, got ${JSON.stringify(options.baseURL)}`,
     );
   }
   const retry = retryPolicy(options);
@@ -92,7 +70,7 @@ export function anthropic(options: AnthropicOptions): ChatModel {
           stream: true,
         },
         parse: parseAnthropicStream,
-        errorMessage: anthropicErrorMessage,
+        errorMessage: (body) => vendorErrorMessage(body, 'type'),
       });
     },
   };

@@ -53,6 +53,9 @@ describe('gemini', () => {
       expect(() => gemini({ model: 'gemini-test' })).toThrow(
         /gemini: an apiKey is required/,
       );
+      expect(() => gemini({ apiKey: ' \n', model: 'gemini-test' })).toThrow(
+        /gemini: an apiKey is required/,
+      );
     } finally {
       if (saved !== undefined) process.env['GEMINI_API_KEY'] = saved;
     }

@@ -5,6 +5,10 @@ import {
 } from '../../chat-model.ts';
 import { httpModelStream } from '../../http-model-stream.ts';
 import { type RetryOptions, retryPolicy } from '../../retry-policy.ts';
+import {
+  hostedWireOptions,
+  vendorErrorMessage,
+} from '../hosted-wire-options.ts';
 import { convertToGeminiContents } from './convert-to-gemini-contents.ts';
 import { callIdSource, parseGeminiStream } from './parse-gemini-stream.ts';
 import { prepareGeminiTools } from './prepare-gemini-tools.ts';
@@ -17,16 +21,6 @@ export interface GeminiOptions extends RetryOptions {
   readonly model: string;
   /** Defaults to https://generativelanguage.googleapis.com (the `/v1beta` path is added). */
   readonly baseURL?: string;
-}
-
-function geminiErrorMessage(body: unknown): string | undefined {
-  const error = (
-    body as { error?: { status?: unknown; message?: unknown } } | null
-  )?.error;
-  if (typeof error?.message !== 'string') return undefined;
-  return typeof error.status === 'string'
-    ? `${error.status}: ${error.message}`
-    : error.message;
 }
 
 /**
@@ -58,25 +52,10 @@ export function geminiRetryDelayMs(body: unknown): number | undefined {
  * ```
  */
 export function gemini(options: GeminiOptions): ChatModel {
-  const apiKey = options.apiKey ?? process.env['GEMINI_API_KEY'];
-  if (apiKey === undefined || apiKey === '') {
-    throw new TypeError(
-      'gemini: an apiKey is required (pass { apiKey } or set GEMINI_API_KEY)',
-    );
-  }
-  if (typeof options.model !== 'string' || options.model === '') {
-    throw new TypeError('gemini: model is required');
-  }
-  const baseURL = (
-    options.baseURL ?? 'https://generativelanguage.googleapis.com'
-  ).replace(/\/+$/, '');
-  try {
-    new URL(baseURL);
-  } catch {
-    throw new TypeError(
-      `gemini: baseURL must be an absolute URL, got ${JSON.stringify(options.baseURL)}`,
-    );
-  }
+  const { apiKey, baseURL } = hostedWireOptions('gemini', options, {
+    apiKeyVariable: 'GEMINI_API_KEY',
+    baseURL: 'https://generativelanguage.googleapis.com',
+  });
   const retry = retryPolicy(options);
   const root = /\/v1(beta)?$/.test(baseURL) ? baseURL : `${baseURL}/v1beta`;
   const url = `${root}/models/${encodeURIComponent(options.model)}:streamGenerateContent?alt=sse`;
@@ -97,7 +76,7 @@ export function gemini(options: GeminiOptions): ChatModel {
           ...prepareGeminiTools(request.tools),
         },
         parse,
-        errorMessage: geminiErrorMessage,
+        errorMessage: (body) => vendorErrorMessage(body, 'status'),
         retryDelayMs: geminiRetryDelayMs,
       });
     },

@@ -40,6 +40,22 @@ describe('openaiCompatible', () => {
         model: 'gpt-4o-mini',
       }),
     ).toThrow(/apiKey is required/);
+    // A blank key is missing too, and the host may be written fully qualified.
+    for (const baseURL of [
+      'https://api.openai.com/v1',
+      'https://api.openai.com./v1',
+      'https://API.OpenAI.com:443/v1',
+    ]) {
+      for (const apiKey of [undefined, '', '  \n']) {
+        expect(() =>
+          openaiCompatible({
+            baseURL,
+            model: 'gpt-4o-mini',
+            ...(apiKey === undefined ? {} : { apiKey }),
+          }),
+        ).toThrow(/apiKey is required/);
+      }
+    }
     expect(() =>
       openaiCompatible({ baseURL: 'not a url', model: 'x' }),
     ).toThrow(/baseURL must be an absolute URL/);

@@ -46,9 +46,15 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ChatModel {
   if (typeof options.model !== 'string' || options.model === '') {
     throw new TypeError('openaiCompatible: model is required');
   }
+  // A blank key is as missing as none ("OPENAI_API_KEY= " in a .env file); a fully qualified
+  // host name may end in a dot.
+  const apiKey =
+    options.apiKey === undefined || options.apiKey.trim() === ''
+      ? undefined
+      : options.apiKey;
   if (
-    base.hostname === 'api.openai.com' &&
-    (options.apiKey === undefined || options.apiKey === '')
+    base.hostname.replace(/\.$/, '') === 'api.openai.com' &&
+    apiKey === undefined
   ) {
     throw new TypeError(
       'openaiCompatible: an apiKey is required for api.openai.com (set OPENAI_API_KEY)',
@@ -57,9 +63,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ChatModel {
   const retry = retryPolicy(options);
   const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
   const headers = {
-    ...(options.apiKey === undefined || options.apiKey === ''
-      ? {}
-      : { authorization: `Bearer ${options.apiKey}` }),
+    ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
     ...options.headers,
   };
   return {

@@ -1,0 +1,77 @@
+import { ToolRegistry } from '@candor/registry';
+import { defineTool, ToolResponse } from '@candor/tools';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toAISDKTools } from './index.ts';
+
+type Execute = (input: unknown, options: unknown) => Promise<unknown>;
+
+function executeOfOneTool(): Execute {
+  const registry = new ToolRegistry();
+  registry.register(
+    defineTool({
+      name: 'ping',
+      description: 'Answers pong',
+      input: z.object({}),
+      run: () => ToolResponse.success('pong'),
+    }),
+  );
+  const tools = toAISDKTools(registry) as unknown as Record<
+    string,
+    { execute: Execute }
+  >;
+  const ping = tools['ping'];
+  if (ping === undefined) throw new Error('no ping tool');
+  return ping.execute;
+}
+
+describe('toAISDKTools: execute never throws (README), also with options it did not expect', () => {
+  // BUG (found by he, left to the ai-sdk owner): execute is `(input, { toolCallId, abortSignal })
+  // => ...` (to-ai-sdk-tools.ts), so a missing options object or a throwing `toolCallId` getter
+  // throws synchronously from the parameter destructuring instead of resolving to a response.
+  it('resolves when the options object is missing', async () => {
+    const execute = executeOfOneTool();
+    await expect(execute({}, undefined)).resolves.toMatchObject({
+      status: 'success',
+    });
+  });
+
+  it('resolves when reading toolCallId throws', async () => {
+    const execute = executeOfOneTool();
+    const options = {
+      messages: [],
+      get toolCallId(): string {
+        throw new Error('hostile getter');
+      },
+    };
+    await expect(execute({}, options)).resolves.toHaveProperty('status');
+  });
+
+  it('resolves to a cancelled error when the signal was aborted with a hostile reason', async () => {
+    const execute = executeOfOneTool();
+    const reason = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('hostile reason');
+        },
+        getPrototypeOf() {
+          throw new Error('hostile reason');
+        },
+      },
+    );
+    await expect(
+      execute(
+        {},
+        {
+          toolCallId: 'c1',
+          messages: [],
+          abortSignal: AbortSignal.abort(reason),
+        },
+      ),
+    ).resolves.toMatchObject({
+      status: 'error',
+      errorInfo: { code: 'EXECUTION_ERROR', cancelled: true },
+    });
+  });
+});
