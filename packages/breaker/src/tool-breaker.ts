@@ -166,11 +166,28 @@ export interface ToolBreaker {
  * What opossum's action returns for one admitted call: a thenable whose callbacks the owner's
  * `record()` calls, so opossum counts the outcome synchronously, with no timer and no promise of
  * our own. opossum 9 calls `result.then(onSuccess).catch(onFailure)` on the action's result.
+ * One object per call holds both callbacks (in place of a closure per method).
  */
+class OutcomeLink {
+  onSuccess: ((value: unknown) => void) | undefined = undefined;
+  onFailure: ((error: unknown) => void) | undefined = undefined;
+
+  then(onSuccess: (value: unknown) => void): this {
+    this.onSuccess = onSuccess;
+    return this;
+  }
+
+  catch(onFailure: (error: unknown) => void): void {
+    this.onFailure = onFailure;
+  }
+}
+
+/** One admitted call: records its outcome into opossum, once. */
 class Outcome implements Admission {
   readonly admitted = true;
-  #onSuccess: ((value: unknown) => void) | undefined;
-  #onFailure: ((error: unknown) => void) | undefined;
+  // A separate object: an Admission must never itself be a thenable, or `await admit()` hangs.
+  readonly link = new OutcomeLink();
+  #fired: Promise<unknown> | undefined = undefined;
   #recorded = false;
   readonly #breaker: OpossumToolBreaker;
 
@@ -180,37 +197,28 @@ class Outcome implements Admission {
 
   /** Whether opossum ran the action, that is: admitted the call. */
   get started(): boolean {
-    return this.#onSuccess !== undefined;
+    return this.link.onSuccess !== undefined;
   }
 
-  link(): Thenable {
-    // A separate object: an Admission must never itself be a thenable, or `await admit()` hangs.
-    return {
-      then: (onSuccess: (value: unknown) => void) => {
-        this.#onSuccess = onSuccess;
-        return {
-          catch: (onFailure: (error: unknown) => void) => {
-            this.#onFailure = onFailure;
-          },
-        };
-      },
-    };
+  /**
+   * opossum's own promise for this fire(). It settles when the outcome is recorded: resolved on
+   * a success, which needs no handler, and rejected on a failure, which gets one just before.
+   */
+  watch(fired: Promise<unknown>): void {
+    this.#fired = fired;
   }
 
   record(response: ToolResponse, options?: RecordOptions): void {
     if (this.#recorded) return;
     this.#recorded = true;
-    this.#breaker.settle(response, options?.timedOut === true, (failure) => {
-      if (failure === undefined) this.#onSuccess?.(response);
-      else this.#onFailure?.(failure);
-    });
+    const failure = this.#breaker.settle(response, options?.timedOut === true);
+    if (failure === undefined) {
+      this.link.onSuccess?.(response);
+      return;
+    }
+    this.#fired?.then(ignore, ignore);
+    this.link.onFailure?.(failure);
   }
-}
-
-interface Thenable {
-  then(onSuccess: (value: unknown) => void): {
-    catch(onFailure: (error: unknown) => void): void;
-  };
 }
 
 /** A call the shared circuit admitted: its outcome goes to the shared window (or trial). */
@@ -268,7 +276,7 @@ class ToolCircuit extends CircuitBreaker<[Outcome]> {
 
 // opossum's types ask for a Promise; it only ever calls then().catch() on the result.
 function linkOutcome(outcome: Outcome): Promise<unknown> {
-  return outcome.link() as unknown as Promise<unknown>;
+  return outcome.link as unknown as Promise<unknown>;
 }
 
 // opossum calls its listeners with the circuit as `this`.
@@ -518,8 +526,12 @@ class OpossumToolBreaker implements ToolBreaker {
     } catch (error: unknown) {
       return refusal(this.#misused(error), undefined);
     }
+    if (outcome.started) {
+      outcome.watch(fired);
+      return outcome;
+    }
+    // A refusal is a rejected promise: handled here, since nothing else waits for it.
     fired.then(ignore, ignore);
-    if (outcome.started) return outcome;
     // opossum refused without running the action: open, half-open with a trial out, or shut down.
     this.#count('rejected');
     if (circuit.isShutdown)
@@ -567,22 +579,23 @@ class OpossumToolBreaker implements ToolBreaker {
     return true;
   }
 
-  /** Counts one admitted call's outcome; `report` hands it on to opossum. Called by Outcome. */
+  /**
+   * Counts one admitted call's outcome; the failure to hand on to opossum, or `undefined` for a
+   * success. Called by Outcome, which then tells opossum.
+   */
   settle(
     response: ToolResponse,
     timedOut: boolean,
-    report: (failure: CountedFailure | undefined) => void,
-  ): void {
+  ): CountedFailure | undefined {
     if (!countsAsFailure(response, this.#options.failureCodes)) {
       this.#count(response.status === 'error' ? 'ignored' : 'success');
-      report(undefined);
-      return;
+      return undefined;
     }
     this.#count('failure');
     // opossum's window counts timeouts from its own 'timeout' event; its timer is off, so the
     // deadline's timeouts are announced the same way.
     if (timedOut) this.#circuit?.emit('timeout');
-    report(new CountedFailure(response));
+    return new CountedFailure(response);
   }
 
   async execute(

@@ -4,8 +4,10 @@ import { defineTool, ToolResponse } from '@candor/tools';
 import {
   context,
   type Meter,
+  ProxyTracer,
   SpanKind,
   SpanStatusCode,
+  trace,
   type Tracer,
 } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -20,9 +22,10 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Agent } from './agent.ts';
+import { scriptedModel } from './scripted-model.ts';
 import { openaiCompatible } from './wires/openai-compatible/openai-compatible.ts';
 
 class ManualReader extends MetricReader {
@@ -359,5 +362,36 @@ describe('agent spans', () => {
     }
     const [run] = spanNamed('invoke_agent calculator');
     expect(run?.attributes['candor.agent.stop_reason']).toBe('abandoned');
+  });
+});
+
+describe('agent telemetry on the global API', () => {
+  afterEach(() => {
+    trace.disable();
+    vi.restoreAllMocks();
+  });
+
+  it('starts no span while no SDK is registered, and an SDK registered later gets the next run', async () => {
+    const startSpan = vi.spyOn(ProxyTracer.prototype, 'startSpan');
+    registry = new ToolRegistry({ telemetry: false });
+    close = async () => undefined;
+    const agent = new Agent({
+      model: scriptedModel([{ text: 'one' }, { text: 'two' }]),
+      registry,
+    });
+
+    const first = await agent.run('hi');
+
+    expect(first.text).toBe('one');
+    expect(startSpan).not.toHaveBeenCalled();
+
+    trace.setGlobalTracerProvider(tracerProvider);
+    const second = await agent.run('hi');
+
+    expect(second.text).toBe('two');
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual([
+      'chat scripted',
+      'invoke_agent agent',
+    ]);
   });
 });

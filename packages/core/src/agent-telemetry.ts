@@ -7,6 +7,7 @@ import {
   type Histogram,
   type Meter,
   metrics,
+  ProxyTracerProvider,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -83,6 +84,27 @@ const DURATION_BOUNDARIES = [
 ];
 const NoopMeter = createNoopMeter().constructor;
 
+// The API's no-op tracer provider and tracer: what its global ProxyTracerProvider delegates to
+// while no SDK is registered. Neither is exported by name; a fresh proxy hands out both. The
+// proxy class is marked deprecated for the API's next major; it is the global provider of every
+// 1.x API. (The registry's telemetry makes the same check.)
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+const NoopTracer = NOOP_TRACER_PROVIDER.getTracer('').constructor;
+
+// The global provider's tracer, kept while the provider stays the same: agents are often made
+// per request, and the global proxy hands out a new proxy tracer on every `getTracer`, each
+// following the provider's current delegate, so one serves them all.
+let lastGlobal: { provider: unknown; tracer: Tracer } | undefined;
+
+function globalTracer(provider: unknown): Tracer {
+  const last = lastGlobal;
+  if (last !== undefined && last.provider === provider) return last.tracer;
+  const tracer = trace.getTracer('@candor/core');
+  lastGlobal = { provider, tracer };
+  return tracer;
+}
+
 /** The model a span describes. */
 interface ModelIdentity {
   readonly provider: string;
@@ -157,6 +179,12 @@ function conventionMessages(messages: readonly ChatMessage[]): unknown[] {
  */
 export class AgentTelemetry {
   readonly #tracer: Tracer;
+  /**
+   * Whether spans would be dropped unseen: an injected no-op tracer never records; the global
+   * tracer records once an SDK is registered with the API, which a run sees by asking the global
+   * proxy for its delegate (a field read), never by starting a span.
+   */
+  readonly #tracingOff: () => boolean;
   readonly #tokens: Histogram | undefined;
   readonly #duration: Histogram | undefined;
   readonly #recordContent: boolean;
@@ -168,7 +196,16 @@ export class AgentTelemetry {
     options: AgentTelemetryOptions,
     agent: { name: string; model: ModelIdentity },
   ) {
-    this.#tracer = options.tracer ?? trace.getTracer('@candor/core');
+    const provider =
+      options.tracer === undefined ? trace.getTracerProvider() : undefined;
+    this.#tracer = options.tracer ?? globalTracer(provider);
+    this.#tracingOff =
+      this.#tracer instanceof NoopTracer
+        ? () => true
+        : // eslint-disable-next-line @typescript-eslint/no-deprecated -- see NOOP_TRACER_PROVIDER
+          provider instanceof ProxyTracerProvider
+          ? () => provider.getDelegate() === NOOP_TRACER_PROVIDER
+          : () => false;
     const meter = options.meter ?? metrics.getMeter('@candor/core');
     let tokens: Histogram | undefined;
     let duration: Histogram | undefined;
@@ -213,6 +250,8 @@ export class AgentTelemetry {
   startRun(): RunTelemetry | undefined {
     let span: Span | undefined;
     try {
+      // Nothing would record: no span is started, and no attribute set is built for it.
+      if (this.#tokens === undefined && this.#tracingOff()) return undefined;
       span = this.#tracer.startSpan(`invoke_agent ${this.#agentName}`, {
         kind: SpanKind.INTERNAL,
         attributes: {

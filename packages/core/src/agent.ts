@@ -65,6 +65,10 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
 }
 
+// Shared by every agent without a redactor of its own: it has no options, and its verdict per
+// key, cached, is then warm from an agent's first run instead of judged again for each new agent.
+const defaultRedactor = new SecretRedactor();
+
 interface StepState {
   text: string;
   calls: ModelToolCall[];
@@ -121,7 +125,7 @@ export class Agent {
     this.#instructions = options.instructions;
     this.#maxSteps = maxSteps;
     this.#budget = options.errorBudget ?? {};
-    this.#redactor = options.toolResult?.redactor ?? new SecretRedactor();
+    this.#redactor = options.toolResult?.redactor ?? defaultRedactor;
     this.#toolResult = { ...options.toolResult, redactor: this.#redactor };
     this.#logger = (options.logger ?? silentLogger).child({
       component: 'agent',

@@ -1,6 +1,16 @@
 import { isToolErrorCode } from '@candor/errors';
-import { type ToolResponse, ToolResponse as Responses } from '@candor/tools';
-import { snapshotJson } from './snapshot-json.ts';
+import {
+  type ErrorInfo,
+  type ToolContext,
+  type ToolResponse,
+  ToolResponse as Responses,
+  type ToolStats,
+} from '@candor/tools';
+import {
+  assembleFields,
+  snapshotFields,
+  snapshotJson,
+} from './snapshot-json.ts';
 
 const STATUSES: ReadonlySet<unknown> = new Set(['success', 'partial', 'error']);
 
@@ -46,14 +56,119 @@ export function normaliseStructured(
       `expected a ToolResponse, got ${describeKind(returned)}`,
     );
   }
-  const snapshot = snapshotJson(returned);
+  const snapshot = snapshotFields(returned);
   if (!snapshot.ok) {
     return internal(
       toolName,
       `the response cannot be serialised to JSON (${snapshot.reason})`,
     );
   }
-  return checkCopy(toolName, snapshot.value);
+  if (!('keys' in snapshot)) return checkCopy(toolName, snapshot.value);
+  // Most responses come from the factories: only named, well-typed fields, read into one of a
+  // few fixed shapes, with no general copy to check again.
+  return (
+    fromFields(snapshot.keys, snapshot.values) ??
+    checkCopy(toolName, assembleFields(snapshot.keys, snapshot.values))
+  );
+}
+
+/**
+ * The response the copied fields make, when they are only the fields the wire schema names and
+ * each is well-typed: what {@link wellFormed} accepts of the same copy, built in one object
+ * literal per shape. `undefined` leaves the copy to `wellFormed` and the schema.
+ */
+function fromFields(
+  keys: readonly string[],
+  values: readonly unknown[],
+): ToolResponse | undefined {
+  let status: unknown;
+  let text: unknown;
+  let data: unknown;
+  let hasData = false;
+  let stats: unknown;
+  let context: unknown;
+  let reason: unknown;
+  let errorInfo: unknown;
+  let index = 0;
+  for (const key of keys) {
+    const value = values[index];
+    index += 1;
+    switch (key) {
+      case 'status':
+        status = value;
+        break;
+      case 'text':
+        text = value;
+        break;
+      case 'data':
+        data = value;
+        hasData = true;
+        break;
+      case 'stats':
+        stats = value;
+        break;
+      case 'context':
+        context = value;
+        break;
+      case 'reason':
+        reason = value;
+        break;
+      case 'errorInfo':
+        errorInfo = value;
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (typeof text !== 'string' || !isStats(stats)) return undefined;
+  if (context !== undefined && !isContext(context)) return undefined;
+  const shape = stats as ToolStats;
+  const where = context as ToolContext | undefined;
+  // One literal per combination of optional fields, in the wire schema's order.
+  switch (status) {
+    case 'success':
+      if (reason !== undefined || errorInfo !== undefined) return undefined;
+      if (hasData) {
+        return where === undefined
+          ? { status, text, data, stats: shape }
+          : { status, text, data, stats: shape, context: where };
+      }
+      return where === undefined
+        ? { status, text, stats: shape }
+        : { status, text, stats: shape, context: where };
+    case 'partial':
+      if (errorInfo !== undefined) return undefined;
+      if (typeof reason !== 'string' || reason === '') return undefined;
+      if (hasData) {
+        return where === undefined
+          ? { status, text, data, stats: shape, reason }
+          : { status, text, data, stats: shape, context: where, reason };
+      }
+      return where === undefined
+        ? { status, text, stats: shape, reason }
+        : { status, text, stats: shape, context: where, reason };
+    case 'error': {
+      if (reason !== undefined || !isErrorInfo(errorInfo)) return undefined;
+      const info = errorInfo as ErrorInfo;
+      if (hasData) {
+        return where === undefined
+          ? { status, text, data, stats: shape, errorInfo: info }
+          : {
+              status,
+              text,
+              data,
+              stats: shape,
+              context: where,
+              errorInfo: info,
+            };
+      }
+      return where === undefined
+        ? { status, text, stats: shape, errorInfo: info }
+        : { status, text, stats: shape, context: where, errorInfo: info };
+    }
+    default:
+      return undefined;
+  }
 }
 
 function checkCopy(toolName: string, value: unknown): ToolResponse {

@@ -1,8 +1,12 @@
 import { SecretRedactor, ToolResponse } from '@candor/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { wellFormed } from './normalise-response.ts';
-import { snapshotJson } from './snapshot-json.ts';
+import { normaliseStructured, wellFormed } from './normalise-response.ts';
+import {
+  assembleFields,
+  snapshotFields,
+  snapshotJson,
+} from './snapshot-json.ts';
 
 // `pnpm test:fuzz` with CANDOR_FUZZ_RUNS and CANDOR_FUZZ_SEED runs these longer or replays a
 // failure; CI runs the default count.
@@ -318,5 +322,50 @@ describe('wellFormed: the fast check of a response copy agrees with the wire sch
       const copy = roundTrip(response);
       expect(copy.ok && wellFormed(copy.value)).toStrictEqual(response);
     }
+  });
+});
+
+describe('snapshotFields and normaliseStructured: the fixed-shape reader agrees with the general one', () => {
+  it('reads the same copy as snapshotJson, field by field', () => {
+    fc.assert(
+      fc.property(fc.oneof(anyValue, nearResponse), (value) => {
+        if (typeof value !== 'object' || value === null) return;
+        const expected = snapshotJson(value);
+        const fields = snapshotFields(value);
+        expect(fields.ok).toBe(expected.ok);
+        if (!fields.ok || !expected.ok) return;
+        const copy =
+          'keys' in fields
+            ? assembleFields(fields.keys, fields.values)
+            : fields.value;
+        expect(sameJson(copy, expected.value)).toBe(true);
+      }),
+      settings(runs),
+    );
+  });
+
+  it('gives the response the schema gives for the same copy, or the same failure', () => {
+    let fast = 0;
+    fc.assert(
+      fc.property(nearResponse, (candidate) => {
+        const copy = snapshotJson(candidate);
+        const response = normaliseStructured('t', candidate);
+        if (!copy.ok) {
+          expect(response.status).toBe('error');
+          return;
+        }
+        const parsed = ToolResponse.safeParse(copy.value);
+        if (!parsed.success) {
+          expect(response.status === 'error' && response.errorInfo.code).toBe(
+            'INTERNAL_ERROR',
+          );
+          return;
+        }
+        if (wellFormed(copy.value) !== undefined) fast += 1;
+        expect(response).toStrictEqual(parsed.response);
+      }),
+      settings(runs),
+    );
+    expect(fast).toBeGreaterThan(runs / 100);
   });
 });

@@ -44,6 +44,85 @@ export function snapshotJson(
   }
 }
 
+/**
+ * A top-level plain object read as its fields: each own enumerable key's value read once and
+ * copied as {@link snapshotJson} would copy it, in key order, without the keys JSON leaves out
+ * (`undefined`, functions, symbols). For a reader that builds its own object from known fields
+ * (the registry's responses, which have a few fixed shapes) instead of a copy with one key
+ * stored at a time. Anything else (an array, a class instance, a value with `toJSON`) is copied
+ * whole, as `snapshotJson` copies it.
+ */
+export type FieldsSnapshot =
+  | {
+      readonly ok: true;
+      readonly keys: readonly string[];
+      readonly values: readonly unknown[];
+    }
+  | JsonSnapshot;
+
+export function snapshotFields(value: object): FieldsSnapshot {
+  const walk: Walk = { ancestors: [], redaction: undefined };
+  try {
+    const array = Array.isArray(value);
+    // The same order of reads as the general walk: the prototype, then `toJSON`, then the keys.
+    if (!array && !isPlain(value)) return { ok: true, value: viaText(value) };
+    const toJson: unknown = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJson === 'function') {
+      return { ok: true, value: afterToJson(toJson.call(value, ''), '', walk) };
+    }
+    if (array) return { ok: true, value: copyContainer(value, walk) };
+    walk.ancestors.push(value);
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    const values: unknown[] = [];
+    let kept: string[] | undefined;
+    for (const name of keys) {
+      const item = copy(record[name], name, walk);
+      if (item === undefined) {
+        kept ??= keys.slice(0, values.length);
+        continue;
+      }
+      kept?.push(name);
+      values.push(item);
+    }
+    return { ok: true, keys: kept ?? keys, values };
+  } catch (error: unknown) {
+    return { ok: false, reason: describeThrown(error) };
+  }
+}
+
+/** The plain copy {@link snapshotJson} would have made of the fields {@link snapshotFields} read. */
+export function assembleFields(
+  keys: readonly string[],
+  values: readonly unknown[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  let index = 0;
+  for (const name of keys) {
+    setKey(out, name, values[index]);
+    index += 1;
+  }
+  return out;
+}
+
+function setKey(
+  out: Record<string, unknown>,
+  name: string,
+  item: unknown,
+): void {
+  if (name === '__proto__') {
+    // JSON.parse makes `__proto__` an own key; assigning it would set the prototype.
+    Object.defineProperty(out, name, {
+      value: item,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    out[name] = item;
+  }
+}
+
 function copy(value: unknown, key: string | number, walk: Walk): unknown {
   switch (typeof value) {
     case 'string':
@@ -150,17 +229,7 @@ function copyContainer(value: object, walk: Walk): unknown {
         ) as Record<string, unknown>;
         item = censored[name];
       }
-      if (name === '__proto__') {
-        // JSON.parse makes `__proto__` an own key; assigning it would set the prototype.
-        Object.defineProperty(out, name, {
-          value: item,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        out[name] = item;
-      }
+      setKey(out, name, item);
     }
     result = out;
   }

@@ -695,6 +695,70 @@ describe('8. events and logging', () => {
     expect(JSON.stringify(ended)).not.toContain('tok-5e55i0n');
   });
 
+  it('censors secrets in keys the wire schema does not name, at the top and in errorInfo', async () => {
+    const { registry } = setup();
+    // The wire schema keeps unknown keys (a newer producer's fields), so they leave the seam:
+    // censored like the named ones.
+    const extra = {
+      apiKey: 'sk-top-7d1e',
+      debug: { password: 'pw-nested-42', echo: 'arg tok-arg-9c3b was used' },
+      trace: ['tok-arg-9c3b'],
+    };
+    registry.register(
+      defineTool({
+        name: 'extras',
+        description: 'Returns fields beyond the named ones',
+        input: z.looseObject({}),
+        run: () => ({
+          ...ToolResponse.success('ok'),
+          ...extra,
+        }),
+      }),
+    );
+    registry.register(
+      defineTool({
+        name: 'extra_error',
+        description: 'Fails with fields beyond the named ones in errorInfo',
+        input: z.looseObject({}),
+        run: () => {
+          const failed = ToolResponse.error('EXECUTION_ERROR', 'it failed');
+          return {
+            ...failed,
+            errorInfo: { ...failed.errorInfo, ...extra },
+            ...extra,
+          };
+        },
+      }),
+    );
+    const ended: unknown[] = [];
+    registry.on('tool:end', (event) => ended.push(event));
+    const ok = await registry.call('extras', { token: 'tok-arg-9c3b' });
+    expect(ok.status).toBe('success');
+    expect(ok).toMatchObject({
+      apiKey: '[REDACTED]',
+      debug: { password: '[REDACTED]', echo: 'arg [REDACTED] was used' },
+      trace: ['[REDACTED]'],
+    });
+    const failed = await registry.call('extra_error', {
+      token: 'tok-arg-9c3b',
+    });
+    expect(failed.status === 'error' && failed.errorInfo).toMatchObject({
+      code: 'EXECUTION_ERROR',
+      apiKey: '[REDACTED]',
+      debug: { password: '[REDACTED]', echo: 'arg [REDACTED] was used' },
+    });
+    const everything = JSON.stringify([ok, failed, ended]);
+    for (const secret of ['sk-top-7d1e', 'pw-nested-42', 'tok-arg-9c3b']) {
+      expect(everything).not.toContain(secret);
+    }
+    // Still the wire form after a JSON round trip.
+    for (const response of [ok, failed]) {
+      expect(
+        ToolResponse.safeParse(JSON.parse(JSON.stringify(response))).success,
+      ).toBe(true);
+    }
+  });
+
   it('writes nothing by default', async () => {
     const write = vi.spyOn(process.stdout, 'write');
     const { registry } = setup();

@@ -203,6 +203,8 @@ interface Entry {
   readonly tool: AnyToolDefinition;
   readonly kind: 'structured' | 'legacy';
   readonly breaker: BreakerOptions | false;
+  /** The tool's breaker once a call has asked for it (the breaker registry keeps it by name). */
+  breakerInstance?: ToolBreaker | undefined;
 }
 
 interface StageResult {
@@ -217,11 +219,15 @@ interface StageResult {
 interface CallRequest {
   readonly toolName: string;
   readonly callId: string;
+  /** The registered tool of that name when the call began. */
+  readonly entry: Entry | undefined;
   readonly decoded: ParsedArguments;
   readonly params: unknown;
   readonly options: GivenOptions;
   /** The caller's progress listener, where `RunContext` reads it. */
   readonly onProgress: ((progress: ToolProgress) => void) | undefined;
+  /** Whether the call has a span: only then is the breaker's state read for it. */
+  readonly traced: boolean;
 }
 
 /** What `#finish` needs of a call. */
@@ -341,16 +347,18 @@ export class ToolRegistry {
     tool: AnyToolDefinition | PlainToolFunction,
     options: RegisterFunctionOptions = {},
   ): this {
-    const entry = isToolDefinition(tool)
+    const entry: Entry = isToolDefinition(tool)
       ? {
           tool,
-          kind: 'structured' as const,
+          kind: 'structured',
           breaker: options.breaker ?? noOverrides,
+          breakerInstance: undefined,
         }
       : {
           tool: wrapFunction(tool, options),
-          kind: 'legacy' as const,
+          kind: 'legacy',
           breaker: options.breaker ?? noOverrides,
+          breakerInstance: undefined,
         };
     const replaced = this.#tools.has(entry.tool.name);
     if (replaced && options.replace !== true) {
@@ -401,11 +409,9 @@ export class ToolRegistry {
     let secrets: readonly string[] = noSecrets;
     let result: StageResult;
     try {
-      span = this.#telemetry?.start(
-        toolName,
-        callId,
-        this.#tools.get(toolName)?.tool,
-      );
+      // Looked up once: the span and the pipeline read the same entry.
+      const entry = this.#tools.get(toolName);
+      span = this.#telemetry?.start(toolName, callId, entry?.tool);
       // The one decoding of the arguments; context and logs show them as the tool sees them,
       // as JSON values only, censored.
       const decoded = decodeArguments(args);
@@ -418,10 +424,12 @@ export class ToolRegistry {
       const request: CallRequest = {
         toolName,
         callId,
+        entry,
         decoded,
         params,
         options: given,
         onProgress: given.onProgress,
+        traced: span !== undefined,
       };
       const activeSpan = span;
       const pending =
@@ -472,7 +480,7 @@ export class ToolRegistry {
         ),
       };
     }
-    const entry = this.#tools.get(toolName);
+    const entry = call.entry;
     if (entry === undefined) {
       const available = [...this.#tools.keys()].sort().join(', ') || '(none)';
       return {
@@ -577,7 +585,8 @@ export class ToolRegistry {
     { input, timeoutMs }: { input: unknown; timeoutMs: number },
   ): StageResult | Promise<StageResult> {
     const breaker = this.#breakerFor(entry);
-    const breakerState = breaker?.state;
+    // Only a span records it; the state getter is not free.
+    const breakerState = call.traced ? breaker?.state : undefined;
     const admission = breaker === undefined ? undefined : breaker.admit();
     if (admission !== undefined && !admission.admitted) {
       return breakerState === undefined
@@ -639,17 +648,21 @@ export class ToolRegistry {
   #breakerFor(entry: Entry): ToolBreaker | undefined {
     if (this.#breakers === undefined || entry.breaker === false)
       return undefined;
-    return this.#breakers.get(entry.tool.name, {
+    return (entry.breakerInstance ??= this.#breakers.get(entry.tool.name, {
       timeoutMs: entry.tool.timeoutMs ?? this.#timeoutMs,
       ...entry.breaker,
-    });
+    }));
   }
 
   #finish(done: FinishInput): ToolResponse {
     const { toolName, callId, params, started, result } = done;
     const durationMs = performance.now() - started;
     const finished = this.#final(
-      this.#scrub(result.response, done.secrets),
+      this.#scrub(
+        result.response,
+        done.secrets,
+        hasUnnamedKeys(result.response),
+      ),
       done,
       durationMs,
     );
@@ -760,26 +773,50 @@ export class ToolRegistry {
    * secret keys) is scrubbed from every string the response carries. Events, logs, spans, the
    * agent and the model all read this response, so none of them can see the secret.
    *
+   * Keys the wire schema does not name, at the top or in `errorInfo`, are kept (as the schema
+   * keeps them), so they are censored the same way.
+   *
    * One walk looks for secret keys and values first; when there is neither (most calls), the
    * censoring would change nothing, and the response is returned as it is.
    */
   #scrub(
     response: ToolResponse,
     argumentSecrets: readonly string[],
+    unnamed: boolean,
   ): ToolResponse {
     const redactor = this.#redactor;
-    const secrets = [...argumentSecrets];
+    const secrets = argumentSecrets.length === 0 ? [] : [...argumentSecrets];
     const details =
       response.status === 'error' ? response.errorInfo.details : undefined;
     const dataKeyed =
       'data' in response && redactor.collectSecrets(response.data, secrets);
     const detailsKeyed = redactor.collectSecrets(details, secrets);
     const contextKeyed = redactor.collectSecrets(response.context, secrets);
-    if (!dataKeyed && !detailsKeyed && !contextKeyed && secrets.length === 0) {
+    const extra = unnamed
+      ? unnamedFields(response, namedResponseKey)
+      : undefined;
+    const extraInfo =
+      response.status === 'error'
+        ? unnamedFields(response.errorInfo, namedErrorInfoKey)
+        : undefined;
+    const extraKeyed =
+      extra !== undefined && redactor.collectSecrets(extra, secrets);
+    const extraInfoKeyed =
+      extraInfo !== undefined && redactor.collectSecrets(extraInfo, secrets);
+    if (
+      !dataKeyed &&
+      !detailsKeyed &&
+      !contextKeyed &&
+      !extraKeyed &&
+      !extraInfoKeyed &&
+      secrets.length === 0
+    ) {
       return response;
     }
     const censor = <T>(value: T): T => redactor.censor(value, secrets) as T;
     const shared = {
+      // Spread first: the named fields below are never among them.
+      ...(extra === undefined ? {} : censor(extra)),
       text: censor(response.text),
       ...('data' in response ? { data: censor(response.data) } : {}),
       ...(response.context === undefined
@@ -797,6 +834,7 @@ export class ToolRegistry {
           ...shared,
           errorInfo: {
             ...response.errorInfo,
+            ...(extraInfo === undefined ? {} : censor(extraInfo)),
             message: censor(response.errorInfo.message),
             ...(response.errorInfo.details === undefined
               ? {}
@@ -1253,6 +1291,72 @@ function finalStats(
 function onlyTime(stats: ToolStats): boolean {
   for (const key in stats) if (key !== 'timeMs') return false;
   return true;
+}
+
+/** Whether `key` is a field the wire schema names for a response of this status. */
+function namedResponseKey(key: string, response: object): boolean {
+  switch (key) {
+    case 'status':
+    case 'text':
+    case 'data':
+    case 'stats':
+    case 'context':
+      return true;
+    case 'reason':
+      return (response as ToolResponse).status === 'partial';
+    case 'errorInfo':
+      return (response as ToolResponse).status === 'error';
+    default:
+      return false;
+  }
+}
+
+/** Whether `key` is a field the wire schema names in `errorInfo`. */
+function namedErrorInfoKey(key: string): boolean {
+  switch (key) {
+    case 'code':
+    case 'message':
+    case 'retryable':
+    case 'retryAfterMs':
+    case 'details':
+    case 'cancelled':
+    case 'denied':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * The fields of a (plain, validated) object whose keys the wire schema does not name, or
+ * `undefined` when there are none, as for nearly every response.
+ */
+function unnamedFields(
+  value: object,
+  named: (key: string, value: object) => boolean,
+): Record<string, unknown> | undefined {
+  let any = false;
+  // A first look that allocates nothing: most responses have no such key.
+  for (const key in value) {
+    if (!named(key, value)) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return undefined;
+  let extra: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    if (named(key, value)) continue;
+    extra ??= {};
+    // Plain data: an own `__proto__` key stays a key.
+    Object.defineProperty(extra, key, {
+      value: (value as Record<string, unknown>)[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return extra;
 }
 
 /** Whether a response carries keys the wire schema does not name (it keeps them). */
