@@ -31,12 +31,36 @@ const pages = [
       .map((file) => join(docs, folder, file)),
   ),
 ];
+// The package READMEs, which the site's Packages pages include. The root README's blocks are
+// each compared with a compiled file in apps/demo (readme-example.test.ts,
+// readme-frameworks.test.ts) or run by the install test, so they are not repeated here.
+const readmes = readdirSync(join(root, 'packages'))
+  .map((dir) => join(root, 'packages', dir, 'README.md'))
+  .filter((file) => existsSync(file));
 
 interface Block {
   readonly page: string;
   readonly line: number;
   readonly code: string;
+  /** What a fragment assumes is in scope: the TypeScript of a `<!-- type-checked after: -->` comment. */
+  readonly context?: string;
 }
+
+/**
+ * A fragment that uses a value the reader has from elsewhere (the `registry` they built, their
+ * `model`) says so in an HTML comment on the lines just above its fence, hidden on GitHub and on
+ * the site:
+ *
+ *     <!-- type-checked after:
+ *     import type { ToolRegistry } from '@candor/registry';
+ *     declare const registry: ToolRegistry;
+ *     -->
+ *
+ * The comment's TypeScript is put before the block, in the block's own module, and checked with
+ * it; without such a comment a block must compile on its own.
+ */
+const contextComment =
+  /<!-- type-checked after:\n((?:(?!-->)[\s\S])*)\n-->\n*$/;
 
 function tsBlocks(page: string): Block[] {
   const blocks: Block[] = [];
@@ -47,10 +71,12 @@ function tsBlocks(page: string): Block[] {
       (line, at) => at > index && line.startsWith('```'),
     );
     if (end === -1) throw new Error(`${page}:${index + 1}: unclosed block`);
+    const context = contextComment.exec(lines.slice(0, index).join('\n'))?.[1];
     blocks.push({
       page: relative(root, page),
       line: index + 1,
       code: lines.slice(index + 1, end).join('\n'),
+      ...(context === undefined ? {} : { context }),
     });
     index = end;
   }
@@ -96,8 +122,12 @@ async function typecheck(blocks: readonly Block[]): Promise<{
   blocks.forEach((block, index) => {
     const file = `block-${index}.ts`;
     files.set(file, block);
-    writeFileSync(join(dir, file), block.code);
-    for (const match of block.code.matchAll(/from '([^'.][^']*)'/g)) {
+    const source =
+      block.context === undefined
+        ? block.code
+        : `${block.context}\n${block.code}`;
+    writeFileSync(join(dir, file), source);
+    for (const match of source.matchAll(/from '([^'.][^']*)'/g)) {
       if (!match[1]?.startsWith('node:')) specifiers.add(match[1] ?? '');
     }
   });
@@ -142,13 +172,17 @@ function onPages(output: string, files: Map<string, Block>): string {
     (whole: string, line: string) => {
       const file = /block-\d+\.ts/.exec(whole)?.[0] ?? '';
       const block = files.get(file);
-      return block ? `${block.page}:${block.line + Number(line)}` : whole;
+      // A line of the context comment maps to the fence or above it, where the comment sits.
+      const shift = block?.context?.split('\n').length ?? 0;
+      return block
+        ? `${block.page}:${block.line + Number(line) - shift}`
+        : whole;
     },
   );
 }
 
 describe('the code blocks of the documentation site', () => {
-  const blocks = pages.flatMap(tsBlocks);
+  const blocks = [...pages, ...readmes].flatMap(tsBlocks);
 
   it('has blocks in every guide and concept page', () => {
     for (const folder of ['concepts', 'guides']) {
@@ -167,7 +201,49 @@ describe('the code blocks of the documentation site', () => {
     expect(code).toBe(0);
   }, 120_000);
 
-  it('would catch a block that misuses the API', async () => {
+  it('reads every package README with ts blocks', () => {
+    for (const readme of readmes) {
+      if (!/^```(ts|typescript)\s*$/m.test(readFileSync(readme, 'utf8')))
+        continue;
+      const page = relative(root, readme);
+      expect(
+        blocks.some((block) => block.page === page),
+        page,
+      ).toBe(true);
+    }
+    expect(blocks.some((block) => block.context !== undefined)).toBe(true);
+  });
+
+  it('would catch a block that misuses the API, or a fragment without its context', async () => {
+    // The same fragment twice: once under its context comment, once without one, after text.
+    const dir = mkdtempSync(join(tmpdir(), 'candor-docs-page-'));
+    dirs.push(dir);
+    const page = join(dir, 'fragments.md');
+    writeFileSync(
+      page,
+      [
+        '<!-- type-checked after:', // line 1
+        "import type { ToolRegistry } from '@candor/registry';",
+        'declare const registry: ToolRegistry;',
+        '-->',
+        '',
+        '```ts', // line 6
+        'export const tools = registry.list();',
+        '```',
+        '',
+        'The registry of the block above.',
+        '',
+        '```ts', // line 12
+        'export const tools = registry.list();',
+        '```',
+        '',
+      ].join('\n'),
+    );
+    const fragments = tsBlocks(page);
+    expect(fragments.map((block) => block.context !== undefined)).toEqual([
+      true,
+      false,
+    ]);
     const { code, output, files } = await typecheck([
       {
         page: 'docs/broken.md',
@@ -177,8 +253,12 @@ describe('the code blocks of the documentation site', () => {
           "export const error = new ToolError('NOT_FOUND', 'positional');",
         ].join('\n'),
       },
+      ...fragments,
     ]);
     expect(code).not.toBe(0);
-    expect(onPages(output, files)).toMatch(/docs\/broken\.md:3.*TS2554/);
+    const report = onPages(output, files).trim().split('\n');
+    expect(report).toHaveLength(2);
+    expect(report[0]).toMatch(/docs\/broken\.md:3.*TS2554/);
+    expect(report[1]).toMatch(/fragments\.md:13.*TS2304.*'registry'/);
   }, 120_000);
 });
