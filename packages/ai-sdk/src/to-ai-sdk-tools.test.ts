@@ -192,6 +192,46 @@ describe('toAISDKTools inside generateText', () => {
     ]);
   });
 
+  it('lets arguments that break the schema reach the registry, so the model sees [INVALID_PARAM]', async () => {
+    const scenario = await scenarioRegistry();
+    registry = scenario.registry;
+    const turns = [
+      turn(
+        [
+          {
+            type: 'tool-call',
+            toolCallId: 'bad',
+            toolName: 'probe',
+            input: JSON.stringify({ outcome: 5 }),
+          },
+        ],
+        'tool-calls',
+      ),
+      turn([{ type: 'text', text: 'done' }], 'stop'),
+    ];
+    let next = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        const result = turns[next];
+        next += 1;
+        if (result === undefined) throw new Error('the script has two turns');
+        return result;
+      },
+    });
+    const result = await generateText({
+      model,
+      tools: toAISDKTools(registry),
+      stopWhen: stepCountIs(3),
+      prompt: 'Call it wrong.',
+    });
+    expect(result.text).toBe('done');
+    const [part] = toolResultsOf(model.doGenerateCalls[1]?.prompt ?? []);
+    expect(part?.output.type).toBe('error-text');
+    expect(String(part?.output.value)).toMatch(/^\[INVALID_PARAM\]/);
+    // The registry, not the SDK, refused it: its tool:end saw the call.
+    expect(scenario.ends.map((end) => end.toolName)).toEqual(['probe']);
+  });
+
   it('shows data that is not JSON in words, never as a broken JSON value', () => {
     const output = typedResultForModel(
       { status: 'success', text: '', data: { big: 1n } } as never,
