@@ -32,10 +32,17 @@ function turn(
   } as unknown as Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 }
 
-function twoStepModel(): MockLanguageModelV3 {
+/** A mock that asks for these tool calls, then answers "done". */
+function twoStepModel(
+  calls: readonly {
+    id: string;
+    name: string;
+    input: unknown;
+  }[] = scenarioCalls,
+): MockLanguageModelV3 {
   const turns = [
     turn(
-      scenarioCalls.map((call) => ({
+      calls.map((call) => ({
         type: 'tool-call',
         toolCallId: call.id,
         toolName: call.name,
@@ -195,29 +202,9 @@ describe('toAISDKTools inside generateText', () => {
   it('lets arguments that break the schema reach the registry, so the model sees [INVALID_PARAM]', async () => {
     const scenario = await scenarioRegistry();
     registry = scenario.registry;
-    const turns = [
-      turn(
-        [
-          {
-            type: 'tool-call',
-            toolCallId: 'bad',
-            toolName: 'probe',
-            input: JSON.stringify({ outcome: 5 }),
-          },
-        ],
-        'tool-calls',
-      ),
-      turn([{ type: 'text', text: 'done' }], 'stop'),
-    ];
-    let next = 0;
-    const model = new MockLanguageModelV3({
-      doGenerate: async () => {
-        const result = turns[next];
-        next += 1;
-        if (result === undefined) throw new Error('the script has two turns');
-        return result;
-      },
-    });
+    const model = twoStepModel([
+      { id: 'bad', name: 'probe', input: { outcome: 5 } },
+    ]);
     const result = await generateText({
       model,
       tools: toAISDKTools(registry),

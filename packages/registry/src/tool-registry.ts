@@ -1361,24 +1361,7 @@ function unnamedFields(
 
 /** Whether a response carries keys the wire schema does not name (it keeps them). */
 function hasUnnamedKeys(response: ToolResponse): boolean {
-  for (const key in response) {
-    switch (key) {
-      case 'status':
-      case 'text':
-      case 'data':
-      case 'stats':
-      case 'context':
-        continue;
-      case 'reason':
-        if (response.status === 'partial') continue;
-        return true;
-      case 'errorInfo':
-        if (response.status === 'error') continue;
-        return true;
-      default:
-        return true;
-    }
-  }
+  for (const key in response) if (!namedResponseKey(key, response)) return true;
   return false;
 }
 
