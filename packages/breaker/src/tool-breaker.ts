@@ -24,6 +24,7 @@ import { CountedFailure } from './counted-failure.ts';
 import { countsAsFailure } from './counts-as-failure.ts';
 import { checkedResponse } from './checked-response.ts';
 import { runWithDeadline } from './run-with-deadline.ts';
+import { type LatencyStatus, withoutLatencies } from './without-latencies.ts';
 
 /** What a breaker's rolling window holds right now. */
 export interface BreakerWindow {
@@ -296,12 +297,6 @@ function onClose(this: ToolCircuit): void {
   this.owner.closed();
 }
 
-/** The part of opossum's Status the window reset uses; @types/opossum does not declare it. */
-interface RotatingStatus {
-  /** The function opossum's Status subscribes to its rotate controller. */
-  rotateBucket(): void;
-}
-
 function failureCode(error: unknown): ToolErrorCode | undefined {
   return error instanceof CountedFailure && error.response.status === 'error'
     ? error.response.errorInfo.code
@@ -433,6 +428,8 @@ class OpossumToolBreaker implements ToolBreaker {
 
   #createCircuit(): ToolCircuit {
     const options = this.#options;
+    // Shared by every breaker of this bucket width; given back in shutdown().
+    const rotations = bucketTicker.attach(options.windowMs / options.buckets);
     const circuit = new ToolCircuit(this, {
       name: this.name,
       // Off: the call's owner holds its one deadline, so every admitted call is recorded and a
@@ -445,13 +442,11 @@ class OpossumToolBreaker implements ToolBreaker {
       errorThresholdPercentage: options.failureRatePct,
       rollingPercentilesEnabled: false,
       enableSnapshots: false,
-      // Shared by every breaker of this bucket width; given back in shutdown().
-      rotateBucketController: bucketTicker.attach(
-        options.windowMs / options.buckets,
-      ),
+      rotateBucketController: rotations,
       allowWarmUp: false,
       cache: false,
     });
+    withoutLatencies(circuit.status as unknown as LatencyStatus, rotations);
     // 'failure' is emitted before opossum decides to open, so the reason is known in time.
     circuit.on('failure', onFailure);
     circuit.on('open', onOpen);
@@ -483,7 +478,7 @@ class OpossumToolBreaker implements ToolBreaker {
       // opossum keeps the window across a close, so one failure right after recovery would
       // reopen the breaker; a recovered tool starts from a clean window instead. The rotate
       // controller is shared with other breakers, so this breaker's buckets rotate alone.
-      const status = circuit.status as unknown as RotatingStatus;
+      const status = circuit.status as unknown as LatencyStatus;
       for (let i = 0; i < this.#options.buckets; i++) status.rotateBucket();
     }
     this.#publish();
