@@ -34,6 +34,22 @@ describe('runWithDeadline', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('calls pending once, only for a tool that returns a promise; a throwing one does not stop the call', async () => {
+    const ok = ToolResponse.success('ok');
+    const pending = vi.fn();
+    expect(runWithDeadline({ ...options(() => ok), pending })).toBe(ok);
+    expect(pending).not.toHaveBeenCalled();
+    const hostile = vi.fn(() => {
+      throw new Error('cannot follow');
+    });
+    const response = await runWithDeadline({
+      ...options(() => Promise.resolve(ok)),
+      pending: hostile,
+    });
+    expect(hostile).toHaveBeenCalledTimes(1);
+    expect(response).toBe(ok);
+  });
+
   it('settles as cancelled, with no timer, when the caller aborts while the tool is starting', async () => {
     const abort = new CallAbort();
     const response = await runWithDeadline(

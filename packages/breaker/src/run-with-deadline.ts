@@ -7,8 +7,15 @@ export interface DeadlineRun {
   readonly toolName: string;
   /** The one effective time limit of this run, in ms. */
   readonly timeoutMs: number;
-  /** This call's cancellation, already following the caller's signal. The deadline aborts it. */
+  /** This call's cancellation. The deadline aborts it. */
   readonly abort: CallAbort;
+  /**
+   * Called once when `run` returned a promise, before the deadline starts: the moment to start
+   * following the caller's signal. A run that answers synchronously is over before any caller
+   * could cancel it, so it never pays for the listener. Should it throw, the call goes on
+   * without it (the deadline still applies).
+   */
+  readonly pending?: () => void;
   /** Runs the tool. It may return a value or a promise, or throw. */
   readonly run: (abort: CallAbort) => unknown;
   /**
@@ -120,6 +127,11 @@ function settle(
   pending: PromiseLike<unknown>,
 ): Promise<ToolResponse> {
   const { abort, timeoutMs, toolName } = options;
+  try {
+    options.pending?.();
+  } catch {
+    // Following the caller is a courtesy the deadline backs up; the call still ends.
+  }
   return new Promise<ToolResponse>((resolve) => {
     let ours: DOMException | undefined;
     // The abort listener can fire before the deadline and the listener handle exist (a caller

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { defineTool, ToolResponse } from '@candor/tools';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -384,6 +385,72 @@ describe('5. run: timeout and cancellation', () => {
     expect(response.text).toBe(
       'The call to "late" was cancelled by the caller.',
     );
+  });
+
+  it("follows the caller's signal only while an asynchronous tool runs", async () => {
+    const { registry } = setup();
+    const controller = new AbortController();
+    const listeners = (): number =>
+      getEventListeners(controller.signal, 'abort').length;
+    const seen: number[] = [];
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'now',
+        run: () => {
+          seen.push(listeners());
+          return ToolResponse.success('done');
+        },
+      }),
+    );
+    let finish: (response: ToolResponse) => void = () => undefined;
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'later',
+        run: () =>
+          new Promise<ToolResponse>((resolve) => {
+            finish = resolve;
+          }),
+      }),
+    );
+    const options = { signal: controller.signal };
+    expect((await registry.call('now', { message: 'x' }, options)).status).toBe(
+      'success',
+    );
+    // A synchronous tool is over before anyone could cancel it: no listener, ever.
+    expect(seen).toEqual([0]);
+    const pending = registry.call('later', { message: 'x' }, options);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(listeners()).toBe(1);
+    finish(ToolResponse.success('done'));
+    expect((await pending).status).toBe('success');
+    expect(listeners()).toBe(0);
+  });
+
+  it('cancels an asynchronous tool whose start aborted the caller', async () => {
+    const { registry } = setup();
+    const controller = new AbortController();
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'self',
+        run: () => {
+          // The caller's signal aborts before the tool's promise is handed back.
+          controller.abort();
+          return new Promise<ToolResponse>(() => undefined);
+        },
+      }),
+    );
+    const response = await registry.call(
+      'self',
+      { message: 'x' },
+      { signal: controller.signal },
+    );
+    expect(response.status === 'error' && response.errorInfo).toMatchObject({
+      code: 'EXECUTION_ERROR',
+      cancelled: true,
+    });
   });
 
   it('does not run a tool whose caller already aborted', async () => {

@@ -960,7 +960,7 @@ class AttemptRun implements DeadlineRun {
   readonly #entry: Entry;
   readonly #call: CallRequest;
   readonly #input: unknown;
-  readonly #unfollow: () => void;
+  #unfollow: () => void = keepFollowing;
   #timedOut = false;
 
   constructor(
@@ -973,11 +973,19 @@ class AttemptRun implements DeadlineRun {
     this.#entry = entry;
     this.#call = call;
     this.#input = input;
-    this.#unfollow = this.abort.follow(call.options.signal);
   }
 
   run(abort: CallAbort): unknown {
     return this.#entry.tool.run(this.#input, new RunContext(abort, this.#call));
+  }
+
+  /**
+   * The tool returned a promise: only now can the caller cancel it, so only now is their signal
+   * followed (Node's `EventTarget` listeners cost a synchronous call microseconds for nothing).
+   * `#run` already answered a signal aborted before the start.
+   */
+  pending(): void {
+    this.#unfollow = this.abort.follow(this.#call.options.signal);
   }
 
   accept(value: unknown): ToolResponse {
@@ -1016,6 +1024,11 @@ class AttemptRun implements DeadlineRun {
       ? { stage: 'run', response }
       : { stage: 'run', response, breakerState };
   }
+}
+
+/** What a run that never followed the caller's signal stops following: nothing. */
+function keepFollowing(): void {
+  // Nothing was subscribed.
 }
 
 const timedOutRecord = Object.freeze({ timedOut: true });
