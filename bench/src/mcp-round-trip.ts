@@ -1,7 +1,9 @@
 /**
  * The MCP row: a `tools/call` round trip over stdio through `serveRegistry`, against the same tool
  * served with the official SDK's own `McpServer.registerTool`, as a ratio in one run. Both servers
- * are child processes started the same way (tsx for the small server file, Candor from its built
+ * are served through the SDK's `serveStdio` entry point (the v2 way, which speaks the 2026-07-28
+ * protocol as well as 2025's), so the ratio is what Candor adds, not the entry point's own routing.
+ * Both are child processes started the same way (tsx for the small server file, Candor from its built
  * `dist` as users run it); one SDK client drives each, in interleaved rounds, timed on the wall
  * clock because the work is split across processes. On Linux it also reads each server's own CPU
  * time over the timed rounds (`/proc/<pid>/stat`): on a loaded machine the wall clock mostly
