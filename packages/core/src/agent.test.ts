@@ -357,6 +357,38 @@ describe('Agent', () => {
     ]);
   });
 
+  it('run() ends with the result stream() ends with, tool calls and errors included', async () => {
+    const script = () =>
+      scriptedModel([
+        {
+          text: 'Adding. ',
+          toolCalls: [
+            { name: 'calc', arguments: { a: 1, b: 2 }, id: 'c1' },
+            { name: 'calc', arguments: { a: 1, b: 0, mode: 'fail' }, id: 'c2' },
+          ],
+        },
+        { text: '3' },
+      ]);
+    const registry = registryWithCalculator();
+    const ran = await new Agent({ model: script(), registry }).run('1+2');
+    let streamed: unknown;
+    for await (const event of new Agent({ model: script(), registry }).stream(
+      '1+2',
+    )) {
+      if (event.type === 'done') streamed = event.result;
+    }
+    const timeless = (value: unknown): unknown =>
+      JSON.parse(JSON.stringify(value), (key, item: unknown) =>
+        key === 'timeMs' || key === 'callId' ? 0 : item,
+      );
+    expect(ran.stopReason).toBe('completed');
+    expect(ran.steps[0]?.toolCalls.map((call) => call.outcome)).toEqual([
+      'success',
+      'error',
+    ]);
+    expect(timeless(ran)).toEqual(timeless(streamed));
+  });
+
   it('rejects bad options at construction', () => {
     const registry = registryWithCalculator();
     expect(

@@ -148,7 +148,14 @@ export class Agent {
     input: string | readonly ChatMessage[],
     options: RunOptions = {},
   ): Promise<AgentRunResult> {
-    for await (const event of this.stream(input, options)) {
+    // Straight from the loop, not through stream(), and only the done event: each event a
+    // generator yields costs its own promises and turns, for events nobody here reads.
+    const traced = this.#telemetry?.startRun();
+    const events =
+      traced === undefined
+        ? this.#stream(input, options, { traced, everyEvent: false })
+        : this.#traced(input, options, { traced, everyEvent: false });
+    for await (const event of events) {
       if (event.type === 'done') return event.result;
     }
     throw new Error('Agent.stream ended without a done event');
@@ -160,26 +167,34 @@ export class Agent {
     options: RunOptions = {},
   ): AsyncGenerator<AgentEvent, void, undefined> {
     const traced = this.#telemetry?.startRun();
-    if (traced === undefined) {
-      yield* this.#stream(input, options, undefined);
-      return;
-    }
+    yield* traced === undefined
+      ? this.#stream(input, options, { traced, everyEvent: true })
+      : this.#traced(input, options, { traced, everyEvent: true });
+  }
+
+  /** The run's events inside its span, which ends with the run. */
+  async *#traced(
+    input: string | readonly ChatMessage[],
+    options: RunOptions,
+    loop: LoopOptions & { readonly traced: RunTelemetry },
+  ): AsyncGenerator<AgentEvent, void, undefined> {
     let result: AgentRunResult | undefined;
     try {
-      for await (const event of this.#stream(input, options, traced)) {
+      for await (const event of this.#stream(input, options, loop)) {
         if (event.type === 'done') result = event.result;
         yield event;
       }
     } finally {
       // Also when the caller stops iterating mid-run: the span ends as `abandoned` then.
-      traced.end(result);
+      loop.traced.end(result);
     }
   }
 
+  /** The loop. */
   async *#stream(
     input: string | readonly ChatMessage[],
     options: RunOptions,
-    traced: RunTelemetry | undefined,
+    { traced, everyEvent }: LoopOptions,
   ): AsyncGenerator<AgentEvent, void, undefined> {
     const signal = options.signal;
     const messages: ChatMessage[] =
@@ -240,7 +255,9 @@ export class Agent {
         for await (const event of this.#model.stream(request)) {
           if (event.type === 'text-delta') {
             state.text += event.text;
-            yield { type: 'text-delta', step: index, text: event.text };
+            if (everyEvent) {
+              yield { type: 'text-delta', step: index, text: event.text };
+            }
           } else if (event.type === 'tool-call') {
             state.calls.push(event.call);
           } else {
@@ -292,12 +309,12 @@ export class Agent {
           finishReason: state.finishReason,
           toolCalls: [],
         });
-        yield stepEnd(index, state);
+        if (everyEvent) yield stepEnd(index, state);
         yield finish('completed');
         return;
       }
 
-      for (const call of shownCalls) {
+      for (const call of everyEvent ? shownCalls : []) {
         yield {
           type: 'tool-start',
           step: index,
@@ -351,16 +368,18 @@ export class Agent {
           entry.response.status === 'error'
             ? entry.response.errorInfo.code
             : undefined;
-        yield {
-          type: 'tool-end',
-          step: index,
-          callId: entry.call.id,
-          toolName: entry.call.name,
-          outcome: entry.outcome,
-          ...(code === undefined ? {} : { code }),
-          response: entry.response,
-          sentToModel: entry.sentToModel,
-        };
+        if (everyEvent) {
+          yield {
+            type: 'tool-end',
+            step: index,
+            callId: entry.call.id,
+            toolName: entry.call.name,
+            outcome: entry.outcome,
+            ...(code === undefined ? {} : { code }),
+            response: entry.response,
+            sentToModel: entry.sentToModel,
+          };
+        }
         budget.record({
           outcome: entry.outcome,
           toolName: entry.call.name,
@@ -390,7 +409,7 @@ export class Agent {
         finishReason: state.finishReason,
         toolCalls,
       });
-      yield stepEnd(index, state);
+      if (everyEvent) yield stepEnd(index, state);
       const exhausted = budget.exhausted;
       if (exhausted !== undefined) {
         yield finish('error_budget', {
@@ -414,6 +433,14 @@ function censorArguments(text: string, redactor: SecretRedactor): string {
   return redactor.secretValues(decoded).length === 0
     ? text
     : JSON.stringify(redactor.redact(decoded));
+}
+
+/** How one run's loop goes. */
+interface LoopOptions {
+  /** The run's span, when telemetry records one. */
+  readonly traced: RunTelemetry | undefined;
+  /** `false` yields only the done event (for run()); the loop does the same work either way. */
+  readonly everyEvent: boolean;
 }
 
 /**
