@@ -168,6 +168,10 @@ describe('toLangChainTools', () => {
       artifact: { outcome: 'error', code: 'API_ERROR' },
     });
     expect(scenario.ends).toHaveLength(1);
+    // No usable id: the message names the call by the id the registry gave it.
+    expect((message as ToolMessage).tool_call_id).toBe(
+      scenario.ends[0]?.callId,
+    );
   });
 
   it('keeps data that is not JSON in the artifact and says so in words', () => {
