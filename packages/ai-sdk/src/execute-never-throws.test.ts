@@ -26,9 +26,9 @@ function executeOfOneTool(): Execute {
 }
 
 describe('toAISDKTools: execute never throws (README), also with options it did not expect', () => {
-  // BUG (found by he, left to the ai-sdk owner): execute is `(input, { toolCallId, abortSignal })
-  // => ...` (to-ai-sdk-tools.ts), so a missing options object or a throwing `toolCallId` getter
-  // throws synchronously from the parameter destructuring instead of resolving to a response.
+  // execute hands the SDK's options to adapterTools' `call`, which reads `toolCallId` and
+  // `abortSignal` itself: a missing options object or a throwing getter must leave them out, never
+  // throw from execute (the checks themselves are tested in @candor/tools' adapter-tools.test.ts).
   it('resolves when the options object is missing', async () => {
     const execute = executeOfOneTool();
     await expect(execute({}, undefined)).resolves.toMatchObject({

@@ -38,7 +38,12 @@ export function toAISDKTools(
   options: AISDKToolsOptions = {},
 ): ToolSet {
   const tools: ToolSet = {};
-  const bound = adapterTools(registry, { ...options, caller: 'toAISDKTools' });
+  const bound = adapterTools(registry, {
+    ...options,
+    caller: 'toAISDKTools',
+    callIdOf: toolCallIdOf,
+    signalOf: abortSignalOf,
+  });
   for (const { spec, needsApproval, call } of bound) {
     tools[spec.name] = tool<unknown, ToolResponse>({
       description: spec.description,
@@ -46,7 +51,7 @@ export function toAISDKTools(
         spec.inputSchema as Parameters<typeof jsonSchema>[0],
       ),
       ...(needsApproval === undefined ? {} : { needsApproval }),
-      execute: (input, options) => call(input, callContext(options)),
+      execute: (input, options) => call(input, options),
       toModelOutput: ({ output }) =>
         typedResultForModel(output, spec.name) as ModelOutput,
     });
@@ -54,24 +59,9 @@ export function toAISDKTools(
   return tools;
 }
 
-/**
- * The SDK's call id and signal, read so that a missing or hostile options object (a hand-made
- * call, a throwing getter) leaves them out instead of throwing out of `execute`.
- */
-function callContext(options: unknown): {
-  callId?: string;
-  signal?: AbortSignal;
-} {
-  try {
-    const { toolCallId, abortSignal } = options as {
-      toolCallId?: unknown;
-      abortSignal?: unknown;
-    };
-    return {
-      ...(typeof toolCallId === 'string' ? { callId: toolCallId } : {}),
-      ...(abortSignal instanceof AbortSignal ? { signal: abortSignal } : {}),
-    };
-  } catch {
-    return {};
-  }
-}
+// Where the SDK puts the call id and the signal in execute's options; `call` checks the values
+// and catches a read that throws (no options, a hostile getter), so execute never throws.
+const toolCallIdOf = (options: unknown): unknown =>
+  (options as { readonly toolCallId?: unknown }).toolCallId;
+const abortSignalOf = (options: unknown): unknown =>
+  (options as { readonly abortSignal?: unknown }).abortSignal;

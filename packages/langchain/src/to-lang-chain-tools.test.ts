@@ -12,6 +12,7 @@ import {
   runAdapterConformance,
   scenarioCalls,
   scenarioRegistry,
+  throwingToolCallAndSignal,
 } from '../../ai-sdk/src/__fixtures__/adapter-conformance.ts';
 import { toLangChainTools, toolMessageFor } from './to-lang-chain-tools.ts';
 
@@ -148,19 +149,11 @@ describe('toLangChainTools', () => {
     const probe = toLangChainTools(registry).find(
       (candidate) => candidate.name === 'probe',
     );
-    const hostile = {
-      get toolCall(): never {
-        throw new Error('hostile toolCall');
-      },
-      get signal(): never {
-        throw new Error('hostile signal');
-      },
-    };
     // The function itself, as LangChain calls it with the run config.
     const message: unknown = await probe?.func(
       { outcome: 'API_ERROR' },
       undefined,
-      hostile as never,
+      throwingToolCallAndSignal as never,
     );
     expect(message).toBeInstanceOf(ToolMessage);
     expect(message).toMatchObject({
@@ -168,6 +161,10 @@ describe('toLangChainTools', () => {
       artifact: { outcome: 'error', code: 'API_ERROR' },
     });
     expect(scenario.ends).toHaveLength(1);
+    // No usable id: the message names the call by the id the registry gave it.
+    expect((message as ToolMessage).tool_call_id).toBe(
+      scenario.ends[0]?.callId,
+    );
   });
 
   it('keeps data that is not JSON in the artifact and says so in words', () => {

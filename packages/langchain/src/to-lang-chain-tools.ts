@@ -50,29 +50,12 @@ export function toolMessageFor(
   });
 }
 
-/** The tool call's id, when LangChain passed one in the run config (ToolNode and createAgent do). */
-function toolCallIdOf(config: unknown): string | undefined {
-  if (typeof config !== 'object' || config === null) return undefined;
-  try {
-    const call: unknown = (config as { toolCall?: unknown }).toolCall;
-    if (typeof call !== 'object' || call === null) return undefined;
-    const id: unknown = (call as { id?: unknown }).id;
-    return typeof id === 'string' && id !== '' ? id : undefined;
-  } catch {
-    // A config whose getter throws has no usable id; the call still runs, with one of its own.
-    return undefined;
-  }
-}
-
-function signalOf(config: unknown): AbortSignal | undefined {
-  if (typeof config !== 'object' || config === null) return undefined;
-  try {
-    const signal: unknown = (config as { signal?: unknown }).signal;
-    return signal instanceof AbortSignal ? signal : undefined;
-  } catch {
-    return undefined;
-  }
-}
+// Where LangChain puts the tool call's id (ToolNode and createAgent pass one) and the signal in
+// the run config; `call` checks the values and catches a read that throws (a hostile config).
+const toolCallIdOf = (config: unknown): unknown =>
+  (config as { readonly toolCall?: { readonly id?: unknown } }).toolCall?.id;
+const signalOf = (config: unknown): unknown =>
+  (config as { readonly signal?: unknown }).signal;
 
 /**
  * The registry's tools as LangChain structured tools, for a LangGraph `ToolNode`, `createAgent`
@@ -95,7 +78,12 @@ function signalOf(config: unknown): AbortSignal | undefined {
 export function toLangChainTools(
   registry: ToolRegistry,
 ): DynamicStructuredTool[] {
-  return adapterTools(registry, { caller: 'toLangChainTools' }).map(
+  const bound = adapterTools(registry, {
+    caller: 'toLangChainTools',
+    callIdOf: toolCallIdOf,
+    signalOf,
+  });
+  return bound.map(
     ({ spec, call }) =>
       new DynamicStructuredTool({
         name: spec.name,
@@ -103,14 +91,12 @@ export function toLangChainTools(
         // A copy: LangChain's JSON Schema validator writes into the schema, the registry's is frozen.
         schema: structuredClone(spec.inputSchema),
         func: async (input: unknown, _runManager, config) => {
-          const toolCallId = toolCallIdOf(config) ?? randomUUID();
-          const response = await call(input, {
-            callId: toolCallId,
-            signal: signalOf(config),
-          });
+          const response = await call(input, config);
           return toolMessageFor(response, {
             toolName: spec.name,
-            toolCallId,
+            // The id the registry ran the call under: the model's, or one of its own when there
+            // was none, so the message, the events and the traces name the same call.
+            toolCallId: response.context?.callId ?? randomUUID(),
           });
         },
       }),

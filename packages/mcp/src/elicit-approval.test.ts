@@ -16,6 +16,7 @@ import {
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { linkInMemory } from './__fixtures__/link-in-memory.ts';
 import { type ElicitApprovalOptions } from './elicit-approval.ts';
 import { createRegistryServer, serveRegistry } from './serve-registry.ts';
 
@@ -86,13 +87,7 @@ async function connect(
       return answer(request, context.mcpReq.signal);
     });
   }
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  await client.connect(clientSide);
-  cleanups.push(async () => {
-    await client.close();
-    await server.close();
-  });
+  cleanups.push(await linkInMemory(server, client));
   return { client, asked };
 }
 

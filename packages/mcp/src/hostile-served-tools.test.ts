@@ -6,9 +6,9 @@ import { ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';
 import { Client } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { linkInMemory } from './__fixtures__/link-in-memory.ts';
 import { createRegistryServer } from './serve-registry.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -63,12 +63,9 @@ async function connect(): Promise<Client> {
   }
   const server = createRegistryServer(registry);
   const client = new Client({ name: 'test', version: '1' });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  await client.connect(clientSide);
+  const close = await linkInMemory(server, client);
   cleanups.push(async () => {
-    await client.close();
-    await server.close();
+    await close();
     registry.shutdown();
   });
   return client;

@@ -2,14 +2,14 @@
 // process over stdio, that misbehaves on purpose.
 import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from '@candor/registry';
-import { defineTool, type Logger, ToolResponse } from '@candor/tools';
-import { z } from 'zod';
+import { type Logger, type ToolResponse } from '@candor/tools';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   importMcpTools,
   type McpImport,
   type McpImportEvents,
 } from './import-mcp-tools.ts';
+import { pingRegistry } from './__fixtures__/ping-registry.ts';
 import { type RegistryService, serveRegistry } from './serve-registry.ts';
 
 const script = fileURLToPath(
@@ -307,15 +307,7 @@ describe('close()', () => {
 
 describe('a lost HTTP server', () => {
   it('fails fast with NETWORK_ERROR, then reconnects with backoff when it is back', async () => {
-    const served = new ToolRegistry();
-    served.register(
-      defineTool({
-        name: 'ping',
-        description: 'Answers pong',
-        input: z.object({}),
-        run: () => ToolResponse.success('pong'),
-      }),
-    );
+    const served = pingRegistry();
     const first = await serveRegistry(served, { transport: 'http' });
     const url = first.url;
     if (url === undefined) throw new Error('no url');
@@ -349,15 +341,7 @@ describe('a lost HTTP server', () => {
 
 describe('reconnect backoff', () => {
   it('waits initialDelayMs, then doubles each wait up to maxDelayMs while the server stays away', async () => {
-    const served = new ToolRegistry();
-    served.register(
-      defineTool({
-        name: 'ping',
-        description: 'Answers pong',
-        input: z.object({}),
-        run: () => ToolResponse.success('pong'),
-      }),
-    );
+    const served = pingRegistry();
     const service = await serveRegistry(served, { transport: 'http' });
     const url = service.url;
     if (url === undefined) throw new Error('no url');

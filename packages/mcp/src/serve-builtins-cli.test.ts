@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
+import { rawInitialize } from './__fixtures__/serve-over-http.ts';
 
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const node = ['--import', 'tsx', '--conditions=@candor/source', cli] as const;
@@ -104,16 +105,7 @@ describe('candor-mcp', () => {
             accept: 'application/json, text/event-stream',
             ...(authorization === undefined ? {} : { authorization }),
           },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 'raw', version: '1' },
-            },
-          }),
+          body: rawInitialize,
         });
       expect((await initialize()).status).toBe(401);
       expect((await initialize('Bearer wrong')).status).toBe(401);

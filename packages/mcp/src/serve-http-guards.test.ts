@@ -9,6 +9,10 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { outcomeRegistry } from './__fixtures__/outcome-registry.ts';
+import {
+  rawInitialize,
+  serveOverHttp,
+} from './__fixtures__/serve-over-http.ts';
 import { type RegistryService, serveRegistry } from './serve-registry.ts';
 
 vi.mock('node:crypto', async (importOriginal) => {
@@ -25,37 +29,16 @@ beforeEach(() => {
   vi.mocked(crypto.timingSafeEqual).mockClear();
 });
 
-async function serve(
+function serve(
   options: { bearerToken?: string; host?: string } = {},
 ): Promise<RegistryService & { url: URL }> {
-  const registry = outcomeRegistry();
-  const service = await serveRegistry(registry, {
-    transport: 'http',
-    ...options,
-  });
-  cleanups.push(async () => {
-    await service.close();
-    registry.shutdown();
-  });
-  if (service.url === undefined) throw new Error('no url');
-  return { ...service, url: service.url };
+  return serveOverHttp(outcomeRegistry(), options, cleanups);
 }
-
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-});
 
 function post(
   url: URL,
   headers: Record<string, string>,
-  body = initialize,
+  body = rawInitialize,
 ): Promise<Response> {
   return fetch(url, {
     method: 'POST',

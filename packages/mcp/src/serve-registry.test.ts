@@ -12,27 +12,33 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { outcomeRegistry } from './__fixtures__/outcome-registry.ts';
-import { type RegistryService, serveRegistry } from './serve-registry.ts';
+import { serveOverHttp } from './__fixtures__/serve-over-http.ts';
+import { type RegistryService } from './serve-registry.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function serve(
+function serve(
   registry: ToolRegistry,
   options: { bearerToken?: string; hideOpenCircuits?: boolean } = {},
 ): Promise<RegistryService & { url: URL }> {
-  const service = await serveRegistry(registry, {
-    transport: 'http',
-    ...options,
-  });
-  cleanups.push(async () => {
-    await service.close();
-    registry.shutdown();
-  });
-  if (service.url === undefined) throw new Error('no url');
-  return { ...service, url: service.url };
+  return serveOverHttp(registry, options, cleanups);
+}
+
+/** Calls `hang`, cancels the request once `started` settles; what the call settled to. */
+async function cancelHang(
+  client: Client,
+  started: Promise<void>,
+): Promise<unknown> {
+  const controller = new AbortController();
+  const pending = client
+    .callTool({ name: 'hang', arguments: {} }, { signal: controller.signal })
+    .catch((error: unknown) => error);
+  await started;
+  controller.abort();
+  return pending;
 }
 
 async function connect(
@@ -349,13 +355,7 @@ describe('serveRegistry over Streamable HTTP, seen by the official SDK client', 
         resolve(event);
       });
     });
-    const controller = new AbortController();
-    const pending = client
-      .callTool({ name: 'hang', arguments: {} }, { signal: controller.signal })
-      .catch((error: unknown) => error);
-    await started;
-    controller.abort();
-    expect(await pending).toBeInstanceOf(Error);
+    expect(await cancelHang(client, started)).toBeInstanceOf(Error);
     const end = await ended;
     expect(end.response).toMatchObject({
       status: 'error',
@@ -413,13 +413,7 @@ describe('serveRegistry over Streamable HTTP, seen by the official SDK client', 
         resolve();
       });
     });
-    const controller = new AbortController();
-    const pending = client
-      .callTool({ name: 'hang', arguments: {} }, { signal: controller.signal })
-      .catch((error: unknown) => error);
-    await started;
-    controller.abort();
-    await pending;
+    await cancelHang(client, started);
     expect(await ended).toBe(true);
   });
 });

@@ -12,6 +12,7 @@ import {
   runAdapterConformance,
   scenarioCalls,
   scenarioRegistry,
+  throwingToolCallAndSignal,
 } from '../../ai-sdk/src/__fixtures__/adapter-conformance.ts';
 import { toOpenAIAgentsTools } from './to-open-ai-agents-tools.ts';
 
@@ -139,18 +140,10 @@ it("answers with Candor's text when the runner's details object throws on every 
   const probe = toOpenAIAgentsTools(registry).find(
     (candidate) => candidate.name === 'probe',
   );
-  const hostile = {
-    get toolCall(): never {
-      throw new Error('hostile toolCall');
-    },
-    get signal(): never {
-      throw new Error('hostile signal');
-    },
-  };
   const output: unknown = await probe?.invoke(
     undefined as never,
     JSON.stringify({ outcome: 'API_ERROR' }),
-    hostile,
+    throwingToolCallAndSignal,
   );
   expect(String(output)).toContain('API_ERROR');
   expect(ends).toHaveLength(1);

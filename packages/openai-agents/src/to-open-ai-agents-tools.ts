@@ -45,6 +45,8 @@ export function toOpenAIAgentsTools(
   const bound = adapterTools(registry, {
     ...options,
     caller: 'toOpenAIAgentsTools',
+    callIdOf,
+    signalOf,
   });
   return bound.map(({ spec, needsApproval, call }) =>
     tool({
@@ -62,33 +64,18 @@ export function toOpenAIAgentsTools(
                 : (_context: unknown, input: unknown) => needsApproval(input),
           }),
       execute: async (input, _context, details) => {
-        const response = await call(input, callContext(details));
+        const response = await call(input, details);
         return toolResultForModel(response, spec.name).content;
       },
     }),
   );
 }
 
-/**
- * The call id and signal the runner passed, read so that a hostile or hand-made details object
- * (a throwing getter) leaves them out instead of turning Candor's answer into the SDK's generic
- * error text.
- */
-function callContext(details: unknown): {
-  callId?: string;
-  signal?: AbortSignal;
-} {
-  try {
-    const { toolCall, signal } = (details ?? {}) as {
-      toolCall?: { callId?: unknown };
-      signal?: unknown;
-    };
-    const callId = toolCall?.callId;
-    return {
-      ...(typeof callId === 'string' ? { callId } : {}),
-      ...(signal instanceof AbortSignal ? { signal } : {}),
-    };
-  } catch {
-    return {};
-  }
-}
+// Where the runner puts the model's call id and the run's signal in execute's details; `call`
+// checks the values and catches a read that throws (a hand-made or hostile details object), so
+// Candor's answer is never turned into the SDK's generic error text.
+const callIdOf = (details: unknown): unknown =>
+  (details as { readonly toolCall?: { readonly callId?: unknown } }).toolCall
+    ?.callId;
+const signalOf = (details: unknown): unknown =>
+  (details as { readonly signal?: unknown }).signal;

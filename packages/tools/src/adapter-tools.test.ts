@@ -49,6 +49,106 @@ describe('adapterTools', () => {
     ]);
   });
 
+  describe('reads the id and the signal defensively: call never throws or rejects', () => {
+    /** A Proxy whose every trap throws, whatever the trap. */
+    const hostileProxy = new Proxy(
+      {},
+      new Proxy(
+        {},
+        {
+          get: () => () => {
+            throw new Error('hostile trap');
+          },
+        },
+      ),
+    );
+    const throwingGetters = {
+      get callId(): never {
+        throw new Error('hostile callId');
+      },
+      get signal(): never {
+        throw new Error('hostile signal');
+      },
+    };
+    const signal = new AbortController().signal;
+
+    it.each([
+      ['no context', undefined],
+      ['null', null],
+      ['a string', 'c1'],
+      ['throwing getters', throwingGetters],
+      ['a Proxy that throws on every trap', hostileProxy],
+      [
+        'a number id and a signal that is not an AbortSignal',
+        {
+          callId: 7,
+          signal: { aborted: false, reason: undefined },
+        },
+      ],
+      [
+        'an empty id and Proxies as the values',
+        {
+          callId: '',
+          signal: hostileProxy,
+        },
+      ],
+      [
+        'a Proxy id and a Proxy signal',
+        { callId: hostileProxy, signal: hostileProxy },
+      ],
+    ])('with %s, calls without an id or a signal', async (_, context) => {
+      const calls: [string, unknown, ToolExecutorCallOptions | undefined][] =
+        [];
+      const [a] = adapterTools(executor(calls), { caller: 'toX' });
+      if (a === undefined) throw new Error('no tool');
+      await expect(a.call({}, context)).resolves.toMatchObject({
+        status: 'success',
+      });
+      expect(calls).toEqual([['a', {}, {}]]);
+      expect(Object.keys(calls[0]?.[2] ?? { none: true })).toEqual([]);
+    });
+
+    it('keeps the one value that reads well when the other throws', async () => {
+      const calls: [string, unknown, ToolExecutorCallOptions | undefined][] =
+        [];
+      const [a] = adapterTools(executor(calls), { caller: 'toX' });
+      await a?.call(
+        {},
+        {
+          get callId(): never {
+            throw new Error('hostile callId');
+          },
+          signal,
+        },
+      );
+      await a?.call({}, { callId: 'c2', signal: hostileProxy });
+      expect(calls).toEqual([
+        ['a', {}, { signal }],
+        ['a', {}, { callId: 'c2' }],
+      ]);
+    });
+
+    it("reads the framework's own names through the adapter's readers, which may throw", async () => {
+      const calls: [string, unknown, ToolExecutorCallOptions | undefined][] =
+        [];
+      const [a] = adapterTools(executor(calls), {
+        caller: 'toX',
+        callIdOf: (options) => (options as { toolCallId?: unknown }).toolCallId,
+        signalOf: (options) =>
+          (options as { abortSignal?: unknown }).abortSignal,
+      });
+      if (a === undefined) throw new Error('no tool');
+      await a.call({}, { toolCallId: 'c3', abortSignal: signal, callId: 'no' });
+      await expect(a.call({}, null)).resolves.toHaveProperty('status');
+      await expect(a.call({}, hostileProxy)).resolves.toHaveProperty('status');
+      expect(calls).toEqual([
+        ['a', {}, { callId: 'c3', signal }],
+        ['a', {}, {}],
+        ['a', {}, {}],
+      ]);
+    });
+  });
+
   it('asks the approval question with the tool name, and passes a fixed answer as it is', async () => {
     const asked: unknown[] = [];
     const [a, b] = adapterTools(executor([]), {

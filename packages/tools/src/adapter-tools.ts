@@ -1,4 +1,8 @@
-import { type ToolExecutor, type ToolExecutorSpec } from './tool-executor.ts';
+import {
+  type ToolExecutor,
+  type ToolExecutorCallOptions,
+  type ToolExecutorSpec,
+} from './tool-executor.ts';
 import { type ToolResponse } from './tool-response.ts';
 
 /** Decides per call whether a framework asks for approval before the tool runs. */
@@ -22,14 +26,57 @@ export interface AdapterTool {
   readonly spec: ToolExecutorSpec;
   /** This tool's approval question for the framework; absent when none was asked for. */
   readonly needsApproval?: boolean | ((input: unknown) => Promise<boolean>);
-  /** Runs the call through the executor; never rejects. A missing id or signal is left out. */
-  readonly call: (
-    input: unknown,
-    context: {
-      readonly callId?: string | undefined;
-      readonly signal?: AbortSignal | undefined;
-    },
-  ) => Promise<ToolResponse>;
+  /**
+   * Runs the call through the executor; never rejects. `context` is what the framework handed the
+   * tool (any value): the call id and the abort signal are read from it as the adapter said
+   * (default: its `callId` and `signal`). Only a non-empty string id and an `AbortSignal` are
+   * passed on; anything else, or a read that throws, leaves that one out.
+   */
+  readonly call: (input: unknown, context?: unknown) => Promise<ToolResponse>;
+}
+
+const callIdProperty = (context: unknown): unknown =>
+  (context as { readonly callId?: unknown }).callId;
+const signalProperty = (context: unknown): unknown =>
+  (context as { readonly signal?: unknown }).signal;
+
+// The one check of the framework's values for every adapter. A getter, a Proxy trap (`instanceof`
+// asks a Proxy for its prototype) or a null context that throws leaves the value out: `call` is
+// documented never to reject.
+function callIdIn(
+  context: unknown,
+  read: (context: unknown) => unknown,
+): string | undefined {
+  try {
+    const callId = read(context);
+    return typeof callId === 'string' && callId !== '' ? callId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function signalIn(
+  context: unknown,
+  read: (context: unknown) => unknown,
+): AbortSignal | undefined {
+  try {
+    const signal = read(context);
+    return signal instanceof AbortSignal ? signal : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const noOptions: ToolExecutorCallOptions = Object.freeze({});
+
+/** The executor's options in one object literal per shape: no spreads on the hot path. */
+function callOptions(
+  callId: string | undefined,
+  signal: AbortSignal | undefined,
+): ToolExecutorCallOptions {
+  if (callId === undefined)
+    return signal === undefined ? noOptions : { signal };
+  return signal === undefined ? { callId } : { callId, signal };
 }
 
 function approvalFor(
@@ -47,19 +94,33 @@ function approvalFor(
  * The executor's tools as every framework adapter needs them: the provider-neutral spec, the
  * approval question, and a `call` through `executor.call()` (so validation, the approval gate,
  * the breaker and the timeout all apply). `caller` names the adapter in the error for a name in
- * `only` that no tool has.
+ * `only` that no tool has. `callIdOf` and `signalOf` say where the framework puts the call id and
+ * the abort signal in what it hands a tool; `call` checks what they return (and catches what they
+ * throw), so an adapter names the framework's properties and nothing more.
  *
  * @example
  * ```ts
- * for (const { spec, call } of adapterTools(registry, { caller: 'toMyFrameworkTools' })) {
- *   frameworkTool(spec.name, (input, id) => call(input, { callId: id }));
+ * const bound = adapterTools(registry, {
+ *   caller: 'toMyFrameworkTools',
+ *   callIdOf: (options) => (options as { id?: unknown }).id,
+ * });
+ * for (const { spec, call } of bound) {
+ *   frameworkTool(spec.name, (input, options) => call(input, options));
  * }
  * ```
  */
 export function adapterTools(
   executor: ToolExecutor,
-  options: AdapterToolsOptions & { readonly caller: string },
+  options: AdapterToolsOptions & {
+    readonly caller: string;
+    /** The call id in what the framework hands a tool; may return anything or throw. */
+    readonly callIdOf?: (context: unknown) => unknown;
+    /** The abort signal in what the framework hands a tool; may return anything or throw. */
+    readonly signalOf?: (context: unknown) => unknown;
+  },
 ): AdapterTool[] {
+  const callIdOf = options.callIdOf ?? callIdProperty;
+  const signalOf = options.signalOf ?? signalProperty;
   const specs = executor.specs({ format: 'json-schema' });
   const only = options.only === undefined ? undefined : new Set(options.only);
   const unknown = [...(only ?? [])].filter(
@@ -75,10 +136,11 @@ export function adapterTools(
     .map((spec) => ({
       spec,
       ...approvalFor(spec.name, options.needsApproval),
-      call: (input, { callId, signal }) =>
-        executor.call(spec.name, input, {
-          ...(callId === undefined ? {} : { callId }),
-          ...(signal === undefined ? {} : { signal }),
-        }),
+      call: (input: unknown, context?: unknown) =>
+        executor.call(
+          spec.name,
+          input,
+          callOptions(callIdIn(context, callIdOf), signalIn(context, signalOf)),
+        ),
     }));
 }

@@ -23,6 +23,19 @@ for (const meta of Object.values(codeMetadata)) {
   }
 }
 
+/**
+ * A framework's call context (LangChain's run config, the OpenAI Agents runner's details) whose
+ * `toolCall` and `signal` getters throw: the adapter's function must still answer.
+ */
+export const throwingToolCallAndSignal = {
+  get toolCall(): never {
+    throw new Error('hostile toolCall');
+  },
+  get signal(): never {
+    throw new Error('hostile signal');
+  },
+};
+
 /** Every outcome the model must be told apart, as the `probe` tool's argument. */
 export const outcomes = [
   'success',
