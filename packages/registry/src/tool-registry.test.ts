@@ -911,6 +911,24 @@ describe('specs', () => {
   });
 });
 
+describe('specs: one frozen spec per tool', () => {
+  it('hands out the same frozen spec until the tool is replaced', () => {
+    const { registry } = setup();
+    registry.register(echo);
+    const [first] = registry.specs();
+    const [again] = registry.specs();
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(registry.specs()).not.toBe(registry.specs());
+    registry.register(defineTool({ ...echo, description: 'A new echo' }), {
+      replace: true,
+    });
+    const [replaced] = registry.specs();
+    expect(replaced).not.toBe(first);
+    expect(replaced?.description).toBe('A new echo');
+  });
+});
+
 describe('signals are made only when a tool reads one', () => {
   afterEach(() => {
     vi.useRealTimers();

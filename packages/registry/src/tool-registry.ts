@@ -205,6 +205,8 @@ interface Entry {
   readonly breaker: BreakerOptions | false;
   /** The tool's breaker once a call has asked for it (the breaker registry keeps it by name). */
   breakerInstance?: ToolBreaker | undefined;
+  /** The tool's provider-neutral spec, made on first use: a tool never changes once registered. */
+  spec?: ToolSpec | undefined;
 }
 
 interface StageResult {
@@ -353,12 +355,14 @@ export class ToolRegistry {
           kind: 'structured',
           breaker: options.breaker ?? noOverrides,
           breakerInstance: undefined,
+          spec: undefined,
         }
       : {
           tool: wrapFunction(tool, options),
           kind: 'legacy',
           breaker: options.breaker ?? noOverrides,
           breakerInstance: undefined,
+          spec: undefined,
         };
     const replaced = this.#tools.has(entry.tool.name);
     if (replaced && options.replace !== true) {
@@ -872,17 +876,17 @@ export class ToolRegistry {
   /**
    * Every tool as a provider-neutral `ToolSpec` (name, description, input and output JSON
    * Schema, idempotence). Each model wire, MCP server or adapter converts these to its own shape.
+   * A new array each time, of the same frozen spec per tool until the tool is replaced.
    */
   specs<TFormat extends SpecFormat = 'json-schema'>(
     options: SpecsOptions<TFormat> = {},
   ): SpecsByFormat[TFormat][] {
-    const tools = [...this.#tools.values()]
-      .filter(
-        (entry) =>
-          options.hideOpenCircuits !== true ||
-          this.#breakerState(entry.tool.name) !== 'open',
-      )
-      .map(({ tool }) => tool);
+    const entries = [...this.#tools.values()].filter(
+      (entry) =>
+        options.hideOpenCircuits !== true ||
+        this.#breakerState(entry.tool.name) !== 'open',
+    );
+    const tools = entries.map(({ tool }) => tool);
     const format: SpecFormat = options.format ?? 'json-schema';
     if (!specFormats.has(format)) {
       throw new TypeError(
@@ -898,7 +902,10 @@ export class ToolRegistry {
         // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
         return tools.map(toAnthropicTool) as SpecsByFormat[TFormat][];
       case 'json-schema':
-        return tools.map(toolSpec) as SpecsByFormat[TFormat][];
+        // Built once per tool: an agent asks for the list before every model request.
+        return entries.map(
+          (entry) => (entry.spec ??= Object.freeze(toolSpec(entry.tool))),
+        ) as SpecsByFormat[TFormat][];
     }
   }
 
