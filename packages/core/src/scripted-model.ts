@@ -2,7 +2,6 @@ import {
   type ChatModel,
   type ChatRequest,
   type ModelEvent,
-  type ModelToolCall,
 } from './chat-model.ts';
 import { argumentsText } from './content-parts.ts';
 import { ModelError } from './model-error.ts';
@@ -48,39 +47,47 @@ export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
     provider: 'scripted',
     model: 'scripted',
     requests,
-    async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
-      await Promise.resolve();
-      requests.push(request);
-      if (request.signal?.aborted === true) {
-        throw new ModelError({
-          kind: 'aborted',
-          message: 'The request was aborted.',
+    stream(request: ChatRequest): AsyncIterable<ModelEvent> {
+      // Played on the first next(), as a generator's body would run.
+      const play = (events: ModelEvent[]): void => {
+        requests.push(request);
+        if (request.signal?.aborted === true) {
+          throw new ModelError({
+            kind: 'aborted',
+            message: 'The request was aborted.',
+          });
+        }
+        const step = steps[next];
+        next += 1;
+        if (step === undefined) {
+          throw new ModelError({
+            kind: 'script',
+            message: `The scripted model has no step ${next} (the script has ${steps.length}).`,
+          });
+        }
+        const turn = typeof step === 'function' ? step(request) : step;
+        if (turn.text !== undefined && turn.text !== '') {
+          events.push({ type: 'text-delta', text: turn.text });
+        }
+        let calls = 0;
+        for (const call of turn.toolCalls ?? []) {
+          callCounter += 1;
+          calls += 1;
+          events.push({
+            type: 'tool-call',
+            call: {
+              id: call.id ?? `call_${callCounter}`,
+              name: call.name,
+              arguments: argumentsText(call.arguments),
+            },
+          });
+        }
+        events.push({
+          type: 'finish',
+          finishReason: calls > 0 ? 'tool_calls' : 'stop',
         });
-      }
-      const step = steps[next];
-      next += 1;
-      if (step === undefined) {
-        throw new ModelError({
-          kind: 'script',
-          message: `The scripted model has no step ${next} (the script has ${steps.length}).`,
-        });
-      }
-      const turn = typeof step === 'function' ? step(request) : step;
-      if (turn.text !== undefined && turn.text !== '')
-        yield { type: 'text-delta', text: turn.text };
-      const calls: ModelToolCall[] = (turn.toolCalls ?? []).map((call) => {
-        callCounter += 1;
-        return {
-          id: call.id ?? `call_${callCounter}`,
-          name: call.name,
-          arguments: argumentsText(call.arguments),
-        };
-      });
-      for (const call of calls) yield { type: 'tool-call', call };
-      yield {
-        type: 'finish',
-        finishReason: calls.length > 0 ? 'tool_calls' : 'stop',
       };
+      return { [Symbol.asyncIterator]: () => new TurnEvents(play) };
     },
   };
 }
@@ -92,4 +99,52 @@ export function lastToolResult(request: ChatRequest): string | undefined {
     if (message?.role === 'tool') return message.results.at(-1)?.content;
   }
   return undefined;
+}
+
+/**
+ * One scripted turn's events, one per `next()`, each an already settled promise: the events a
+ * model streams, without an async generator's promises and turns per event (the scripted model
+ * runs in every benchmark of the agent loop, where its own cost should be close to nothing).
+ * A step that throws rejects the `next()` after the events made before the throw, then ends.
+ */
+class TurnEvents implements AsyncIterator<ModelEvent> {
+  readonly #play: (events: ModelEvent[]) => void;
+  #events: ModelEvent[] | undefined;
+  #failure: { readonly error: unknown } | undefined;
+  #at = 0;
+
+  constructor(play: (events: ModelEvent[]) => void) {
+    this.#play = play;
+  }
+
+  next(): Promise<IteratorResult<ModelEvent>> {
+    if (this.#events === undefined) {
+      this.#events = [];
+      try {
+        this.#play(this.#events);
+      } catch (error: unknown) {
+        this.#failure = { error };
+      }
+    }
+    const event = this.#events[this.#at];
+    if (event !== undefined) {
+      this.#at += 1;
+      return Promise.resolve({ done: false, value: event });
+    }
+    const failure = this.#failure;
+    if (failure !== undefined) {
+      this.#failure = undefined;
+      // The step's own thrown value, as a generator's next() would reject with it.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(failure.error);
+    }
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
+  return(): Promise<IteratorResult<ModelEvent>> {
+    // A consumer that stops early: nothing more is handed out.
+    this.#events = [];
+    this.#failure = undefined;
+    return Promise.resolve({ done: true, value: undefined });
+  }
 }

@@ -25,4 +25,55 @@ describe('@candor/core/testing', () => {
     ]);
     expect(model.requests).toHaveLength(1);
   });
+
+  it('plays a step on the first next(), hands out its events in order, then ends', async () => {
+    const model = testing.scriptedModel([
+      { text: 'Adding.', toolCalls: [{ name: 'add', arguments: { a: 1 } }] },
+      { text: 'Done.' },
+    ]);
+    const stream = model.stream({ messages: [], tools: [] });
+    const iterator = stream[Symbol.asyncIterator]();
+    // Nothing is consumed before the first next(), as with a generator.
+    expect(model.requests).toHaveLength(0);
+    expect(await iterator.next()).toEqual({
+      done: false,
+      value: { type: 'text-delta', text: 'Adding.' },
+    });
+    expect(model.requests).toHaveLength(1);
+    expect((await iterator.next()).value).toEqual({
+      type: 'tool-call',
+      call: { id: 'call_1', name: 'add', arguments: '{"a":1}' },
+    });
+    expect((await iterator.next()).value).toEqual({
+      type: 'finish',
+      finishReason: 'tool_calls',
+    });
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('rejects once after the events a throwing step made, and a stream left early consumes no step', async () => {
+    const model = testing.scriptedModel([
+      () => {
+        throw new Error('script bug');
+      },
+      { text: 'second' },
+    ]);
+    const abandoned = model.stream({ messages: [], tools: [] });
+    await abandoned[Symbol.asyncIterator]().return?.();
+    const failing = model.stream({ messages: [], tools: [] });
+    const iterator = failing[Symbol.asyncIterator]();
+    await expect(iterator.next()).rejects.toThrow('script bug');
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    const events = [];
+    for await (const event of model.stream({ messages: [], tools: [] })) {
+      events.push(event);
+    }
+    expect(events[0]).toEqual({ type: 'text-delta', text: 'second' });
+    await expect(async () => {
+      for await (const event of model.stream({ messages: [], tools: [] })) {
+        events.push(event);
+      }
+    }).rejects.toThrow('The scripted model has no step 3');
+  });
 });
