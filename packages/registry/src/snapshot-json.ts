@@ -11,8 +11,14 @@ export interface Redaction {
   readonly found: string[];
 }
 
+/**
+ * Where the walk is: the container being copied and the walk it is inside, so a cycle is found
+ * by climbing the chain (one small object per level, where an array of ancestors cost its
+ * backing store on every call).
+ */
 interface Walk {
-  readonly ancestors: object[];
+  readonly container: object | undefined;
+  readonly up: Walk | undefined;
   readonly redaction: Redaction | undefined;
 }
 
@@ -38,11 +44,25 @@ export function snapshotJson(
   redaction?: Redaction,
 ): JsonSnapshot {
   try {
-    return { ok: true, value: copy(value, '', { ancestors: [], redaction }) };
+    return {
+      ok: true,
+      value: copy(value, '', {
+        container: undefined,
+        up: undefined,
+        redaction,
+      }),
+    };
   } catch (error: unknown) {
     return { ok: false, reason: describeThrown(error) };
   }
 }
+
+/** The walk outside any container, without censoring: shared, as nothing changes it. */
+const outside: Walk = Object.freeze({
+  container: undefined,
+  up: undefined,
+  redaction: undefined,
+});
 
 /**
  * A top-level plain object read as its fields: each own enumerable key's value read once and
@@ -61,30 +81,40 @@ export type FieldsSnapshot =
   | JsonSnapshot;
 
 export function snapshotFields(value: object): FieldsSnapshot {
-  const walk: Walk = { ancestors: [], redaction: undefined };
   try {
     const array = Array.isArray(value);
     // The same order of reads as the general walk: the prototype, then `toJSON`, then the keys.
     if (!array && !isPlain(value)) return { ok: true, value: viaText(value) };
     const toJson: unknown = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJson === 'function') {
-      return { ok: true, value: afterToJson(toJson.call(value, ''), '', walk) };
+      return {
+        ok: true,
+        value: afterToJson(toJson.call(value, ''), '', outside),
+      };
     }
-    if (array) return { ok: true, value: copyContainer(value, walk) };
-    walk.ancestors.push(value);
+    if (array) return { ok: true, value: copyContainer(value, outside) };
+    const walk: Walk = {
+      container: value,
+      up: undefined,
+      redaction: undefined,
+    };
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record);
-    const values: unknown[] = [];
+    // Sized once: growing from empty cost a backing store of 17 slots on every call.
+    const values: unknown[] = new Array<unknown>(keys.length);
+    let count = 0;
     let kept: string[] | undefined;
     for (const name of keys) {
       const item = copy(record[name], name, walk);
       if (item === undefined) {
-        kept ??= keys.slice(0, values.length);
+        kept ??= keys.slice(0, count);
         continue;
       }
       kept?.push(name);
-      values.push(item);
+      values[count] = item;
+      count += 1;
     }
+    if (count < values.length) values.length = count;
     return { ok: true, keys: kept ?? keys, values };
   } catch (error: unknown) {
     return { ok: false, reason: describeThrown(error) };
@@ -193,13 +223,14 @@ function copyObject(value: object, key: string | number, walk: Walk): unknown {
   return copyContainer(value, walk);
 }
 
-function copyContainer(value: object, walk: Walk): unknown {
-  const { ancestors, redaction } = walk;
-  if (ancestors.includes(value)) {
-    throw new TypeError('Converting circular structure to JSON');
+function copyContainer(value: object, outer: Walk): unknown {
+  for (let at: Walk | undefined = outer; at !== undefined; at = at.up) {
+    if (at.container === value) {
+      throw new TypeError('Converting circular structure to JSON');
+    }
   }
-  ancestors.push(value);
-  let result: unknown;
+  const redaction = outer.redaction;
+  const walk: Walk = { container: value, up: outer, redaction };
   if (Array.isArray(value)) {
     const items = value as readonly unknown[];
     const length = items.length;
@@ -208,33 +239,30 @@ function copyContainer(value: object, walk: Walk): unknown {
       const item = copy(items[index], index, walk);
       out.push(item === undefined ? null : item);
     }
-    result = out;
-  } else {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record);
-    const out: Record<string, unknown> = {};
-    for (const name of keys) {
-      const secret = redaction?.redactor.isSecretKey(name) === true;
-      // Under a secret key everything is collected whole, so nothing below is censored first.
-      let item = copy(
-        record[name],
-        name,
-        secret ? { ancestors, redaction: undefined } : walk,
-      );
-      if (item === undefined) continue;
-      if (secret) {
-        const censored = redaction.redactor.redact(
-          { [name]: item },
-          redaction.found,
-        ) as Record<string, unknown>;
-        item = censored[name];
-      }
-      setKey(out, name, item);
-    }
-    result = out;
+    return out;
   }
-  ancestors.pop();
-  return result;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  const out: Record<string, unknown> = {};
+  for (const name of keys) {
+    const secret = redaction?.redactor.isSecretKey(name) === true;
+    // Under a secret key everything is collected whole, so nothing below is censored first.
+    let item = copy(
+      record[name],
+      name,
+      secret ? { container: value, up: outer, redaction: undefined } : walk,
+    );
+    if (item === undefined) continue;
+    if (secret) {
+      const censored = redaction.redactor.redact(
+        { [name]: item },
+        redaction.found,
+      ) as Record<string, unknown>;
+      item = censored[name];
+    }
+    setKey(out, name, item);
+  }
+  return out;
 }
 
 /** JSON.stringify's own answer for a value that is not a plain object or array. */
