@@ -331,7 +331,27 @@ export class RedisBreakerStore implements BreakerStateStore {
 
   async #command<T>(args: string[]): Promise<T> {
     this.#stats.commands += 1;
-    return this.#bounded(this.#client.sendCommand<T>(args), this.#timeoutMs);
+    try {
+      return await this.#bounded(
+        this.#client.sendCommand<T>(args),
+        this.#timeoutMs,
+      );
+    } catch (error: unknown) {
+      if (error instanceof StoreTimeout) this.#reconnect();
+      throw error;
+    }
+  }
+
+  /**
+   * A command that got no answer leaves its connection in doubt: one that a network device
+   * dropped without a reset stays "ready" and answers nothing, for as long as TCP keepalive takes
+   * to notice. So the store drops it and connects again; 'ready' then resynchronises.
+   */
+  #reconnect(): void {
+    if (this.#health === 'closed' || !this.#client.isOpen) return;
+    this.#client.destroy();
+    // A failed connection is reported as an 'error' event, and retried by the client.
+    this.#client.connect().catch(() => undefined);
   }
 
   async #eval(
@@ -556,10 +576,19 @@ export class RedisBreakerStore implements BreakerStateStore {
         ) {
           continue;
         }
+        // A trial may still be out, its lease lost with the rest: no other process may start
+        // one before that lease would have run out.
+        const openedAt =
+          record.leaseAt === undefined || record.leaseMs === undefined
+            ? record.openedAt
+            : Math.max(
+                record.openedAt,
+                record.leaseAt + record.leaseMs - circuit.rules.resetTimeoutMs,
+              );
         const reply = await this.#eval(
           restoreScript,
           [this.#statesKey, this.#epochsKey],
-          [this.#channel, this.processId, circuit.tool, record.openedAt],
+          [this.#channel, this.processId, circuit.tool, openedAt],
         );
         held.set(circuit.tool, String(reply[1]));
       }

@@ -1,0 +1,94 @@
+import { once } from 'node:events';
+import { connect, createServer, type Socket } from 'node:net';
+
+/** One client connection through a {@link startTcpProxy} proxy. */
+export interface ProxiedConnection {
+  /** Stops forwarding both ways, keeping both sockets open: a connection a network dropped. */
+  blackHole(): void;
+}
+
+/** A loopback TCP proxy to one port, for faults a real server cannot make on its own. */
+export interface TcpProxy {
+  readonly port: number;
+  readonly url: string;
+  /** Every connection made so far, oldest first. */
+  readonly connections: readonly ProxiedConnection[];
+  /** Resolves with the first chunk a client sends that contains `text`, once it is forwarded. */
+  sent(text: string): Promise<void>;
+  /** Resolves once `count` connections have been made in all. */
+  connected(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a proxy on a free 127.0.0.1 port that forwards every connection to `targetPort`, and
+ * can black-hole connections or report what clients send.
+ */
+export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  const connections: ProxiedConnection[] = [];
+  const watchers: { text: string; resolve: () => void }[] = [];
+  const counters: { count: number; resolve: () => void }[] = [];
+  const server = createServer((down) => {
+    const up = connect(targetPort, '127.0.0.1');
+    let open = true;
+    for (const socket of [down, up]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        down.destroy();
+        up.destroy();
+      });
+    }
+    down.on('data', (chunk: Buffer) => {
+      if (!open) return;
+      up.write(chunk);
+      const text = chunk.toString('latin1');
+      for (const watcher of [...watchers]) {
+        if (!text.includes(watcher.text)) continue;
+        watchers.splice(watchers.indexOf(watcher), 1);
+        watcher.resolve();
+      }
+    });
+    up.on('data', (chunk: Buffer) => {
+      if (open) down.write(chunk);
+    });
+    connections.push({
+      blackHole: () => {
+        open = false;
+      },
+    });
+    for (const counter of [...counters]) {
+      if (connections.length < counter.count) continue;
+      counters.splice(counters.indexOf(counter), 1);
+      counter.resolve();
+    }
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (address === null || typeof address === 'string') {
+    throw new Error('the proxy has no port');
+  }
+  return {
+    port: address.port,
+    url: `redis://127.0.0.1:${address.port}`,
+    connections,
+    sent: (text) =>
+      new Promise<void>((resolve) => {
+        watchers.push({ text, resolve });
+      }),
+    connected: (count) =>
+      connections.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            counters.push({ count, resolve });
+          }),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
