@@ -8,6 +8,7 @@ import {
   redisInstalled,
   viewBecomes,
 } from './__fixtures__/fleet-helpers.ts';
+import { startLyingServer } from './__fixtures__/lying-server.ts';
 import { startTcpProxy } from './__fixtures__/tcp-proxy.ts';
 import { type FleetCircuit, type FleetRules } from './fleet-circuit.ts';
 import { recordScript } from './fleet-scripts.ts';
@@ -120,6 +121,31 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     expect(s.health).toBe('closed');
     for (const socket of swallowed) socket.destroy();
     hanging.close();
+  });
+
+  it('a server that speaks the protocol but answers +OK to everything is never taken for Redis', async () => {
+    const liar = await startLyingServer();
+    try {
+      const log = recordingLogger();
+      const s = createRedisBreakerStore({
+        url: liar.url,
+        logger: log.logger,
+        probeIntervalMs: 20,
+      });
+      expect(await s.connect()).toBe(false);
+      expect(s.health).toBe('degraded');
+      const c = s.circuit(fresh(), quick);
+      expect(c.admit()).toEqual({ kind: 'local' });
+      // A probe finds the connections ready and asks again: still not Redis.
+      await log.next('debug', /still unusable/);
+      expect(s.health).toBe('degraded');
+      expect(c.admit()).toEqual({ kind: 'local' });
+      expect(s.stats().resyncs).toBe(0);
+      expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+      await s.close();
+    } finally {
+      await liar.close();
+    }
   });
 
   it('a connection a network black-holes mid-life: falls back at the first unanswered command, then reconnects', async () => {

@@ -554,15 +554,20 @@ export class RedisBreakerStore implements BreakerStateStore {
   async #doResync(): Promise<boolean> {
     try {
       const sent = Date.now();
-      const time = await this.#command<string[]>(['TIME']);
+      const time = await this.#command<unknown>(['TIME']);
+      // Whatever answers on the port may not be Redis: a reply of the wrong shape is a failure.
+      if (
+        !Array.isArray(time) ||
+        time.length !== 2 ||
+        !time.every((part) => typeof part === 'string' && /^\d+$/.test(part))
+      ) {
+        throw new TypeError('Redis answered TIME with something unexpected');
+      }
       const seconds = Number(time[0]);
       const micros = Number(time[1]);
       this.#offset =
         seconds * 1000 + Math.floor(micros / 1000) - (sent + Date.now()) / 2;
-      const flat = await this.#command<string[] | Record<string, string>>([
-        'HGETALL',
-        this.#statesKey,
-      ]);
+      const flat = await this.#command<unknown>(['HGETALL', this.#statesKey]);
       const states = toEntries(flat);
       const held = new Map(states);
       // Open circuits this process knew of that Redis no longer holds (it restarted empty).
@@ -625,17 +630,31 @@ export class RedisBreakerStore implements BreakerStateStore {
   }
 }
 
-function toEntries(
-  reply: string[] | Record<string, string>,
-): [string, string][] {
-  if (Array.isArray(reply)) {
-    const entries: [string, string][] = [];
+/** The fields of an HGETALL reply (RESP2 array or RESP3 map); throws on any other shape. */
+function toEntries(reply: unknown): [string, string][] {
+  const entries: [string, string][] = [];
+  if (Array.isArray(reply) && reply.length % 2 === 0) {
     for (let i = 0; i + 1 < reply.length; i += 2) {
-      entries.push([String(reply[i]), String(reply[i + 1])]);
+      entries.push([reply[i] as string, reply[i + 1] as string]);
     }
-    return entries;
+  } else if (
+    typeof reply === 'object' &&
+    reply !== null &&
+    !Array.isArray(reply)
+  ) {
+    entries.push(...(Object.entries(reply) as [string, string][]));
+  } else {
+    throw new TypeError('Redis answered HGETALL with something unexpected');
   }
-  return Object.entries(reply);
+  if (
+    !entries.every(
+      ([field, value]) =>
+        typeof field === 'string' && typeof value === 'string',
+    )
+  ) {
+    throw new TypeError('Redis answered HGETALL with something unexpected');
+  }
+  return entries;
 }
 
 /**
