@@ -92,6 +92,19 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     return made;
   }
 
+  it('connect() called again, at once or later, neither falls back nor warns', async () => {
+    const log = recordingLogger();
+    const s = createRedisBreakerStore({ url: redis.url, logger: log.logger });
+    stores.push(s);
+    expect(await Promise.all([s.connect(), s.connect()])).toEqual([true, true]);
+    expect(await s.connect()).toBe(true);
+    expect(s.health).toBe('healthy');
+    expect(s.stats()).toMatchObject({ fallbacks: 0, resyncs: 1 });
+    expect(log.lines).toEqual([]);
+    await s.close();
+    expect(await s.connect()).toBe(false);
+  });
+
   it('a server that accepts the connection and never answers: connect() gives up, every call is local, close() returns', async () => {
     const swallowed: Socket[] = [];
     const hanging = createServer((socket) => {

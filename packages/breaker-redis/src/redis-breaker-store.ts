@@ -167,6 +167,7 @@ export class RedisBreakerStore implements BreakerStateStore {
   #flushing: Promise<void> | undefined;
   #probeTimer: NodeJS.Timeout | undefined;
   #resyncing: Promise<boolean> | undefined;
+  #connecting: Promise<boolean> | undefined;
   #garbageWarned = false;
   #stats = { commands: 0, flushes: 0, fallbacks: 0, resyncs: 0 };
 
@@ -254,10 +255,17 @@ export class RedisBreakerStore implements BreakerStateStore {
    * Connects, subscribes and reads the fleet's state, so a process started while a circuit is
    * open refuses at once. Resolves `true` when synchronised, `false` when Redis could not be
    * reached within `connectTimeoutMs` (the store keeps trying; local breakers decide meanwhile).
-   * Never rejects.
+   * Never rejects. Calling it again connects nothing more: it resolves once the first call has,
+   * with whether the store is usable then.
    */
   async connect(): Promise<boolean> {
     if (this.#health === 'closed') return false;
+    this.#connecting ??= this.#connectOnce();
+    await this.#connecting;
+    return this.#health === 'healthy';
+  }
+
+  async #connectOnce(): Promise<boolean> {
     const connecting = Promise.all([
       this.#client.connect(),
       this.#subscriber.connect(),
