@@ -517,6 +517,34 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     },
   );
 
+  it.each([
+    ['back', -3_600_000],
+    ['forward', 3_600_000],
+  ])(
+    'the process’s wall clock stepped an hour %s after the circuit opened: it still waits the reset timeout',
+    async (_, step) => {
+      const name = fresh();
+      const s = await store({ keyPrefix: 'step:' });
+      const c = s.circuit(name, quick);
+      const opened = viewBecomes(c, 'open');
+      c.record(c.admit(), true);
+      await opened;
+      // An NTP step or a restored VM snapshot, after the store last heard from Redis.
+      const real = Date.now.bind(Date);
+      const spy = vi.spyOn(Date, 'now').mockImplementation(() => real() + step);
+      try {
+        const refused = refusal(c);
+        expect(refused.state).toBe('open');
+        expect(refused.retryAfterMs).toBeGreaterThan(
+          quick.resetTimeoutMs - 5_000,
+        );
+        expect(refused.retryAfterMs).toBeLessThanOrEqual(quick.resetTimeoutMs);
+      } finally {
+        spy.mockRestore();
+      }
+    },
+  );
+
   it('many circuits at once: 500 tools opened by one batch, heard by another process', async () => {
     const names = Array.from({ length: 500 }, () => fresh());
     const a = await store({ keyPrefix: 'many:' });

@@ -162,7 +162,7 @@ export class RedisBreakerStore implements BreakerStateStore {
   readonly #dirty = new Set<FleetCircuit>();
   readonly #host: FleetCircuitHost;
   #health: RedisBreakerStoreHealth = 'connecting';
-  #offset = 0;
+  #offset = Date.now() - performance.now();
   #flushTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
   #probeTimer: NodeJS.Timeout | undefined;
@@ -219,7 +219,7 @@ export class RedisBreakerStore implements BreakerStateStore {
     this.#host = {
       processId: this.processId,
       usable: () => this.#health === 'healthy',
-      serverNow: () => Date.now() + this.#offset,
+      serverNow: () => performance.now() + this.#offset,
       scheduleFlush: (circuit) => {
         this.#scheduleFlush(circuit);
       },
@@ -368,7 +368,7 @@ export class RedisBreakerStore implements BreakerStateStore {
     args: readonly (string | number)[],
   ): Promise<unknown[]> {
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    const sent = Date.now();
+    const sent = performance.now();
     let reply: unknown;
     try {
       reply = await this.#command(['EVALSHA', script.sha, ...tail]);
@@ -382,8 +382,9 @@ export class RedisBreakerStore implements BreakerStateStore {
     if (!Array.isArray(reply) || typeof reply[0] !== 'number') {
       throw new TypeError('Redis answered a script with something unexpected');
     }
-    // The server's clock, seen from here: one clock for the whole fleet's timeouts.
-    this.#offset = reply[0] - (sent + Date.now()) / 2;
+    // The server's clock, seen from here: one clock for the whole fleet's timeouts. Measured
+    // against the monotonic clock, so a step of the process's wall clock changes nothing.
+    this.#offset = reply[0] - (sent + performance.now()) / 2;
     return reply as unknown[];
   }
 
@@ -561,7 +562,7 @@ export class RedisBreakerStore implements BreakerStateStore {
 
   async #doResync(): Promise<boolean> {
     try {
-      const sent = Date.now();
+      const sent = performance.now();
       const time = await this.#command<unknown>(['TIME']);
       // Whatever answers on the port may not be Redis: a reply of the wrong shape is a failure.
       if (
@@ -574,7 +575,9 @@ export class RedisBreakerStore implements BreakerStateStore {
       const seconds = Number(time[0]);
       const micros = Number(time[1]);
       this.#offset =
-        seconds * 1000 + Math.floor(micros / 1000) - (sent + Date.now()) / 2;
+        seconds * 1000 +
+        Math.floor(micros / 1000) -
+        (sent + performance.now()) / 2;
       const flat = await this.#command<unknown>(['HGETALL', this.#statesKey]);
       const states = toEntries(flat);
       const held = new Map(states);
