@@ -192,6 +192,39 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     }
   }, 10_000);
 
+  it('a pub/sub connection black-holed mid-life: noticed by its heartbeat, and the fleet heard again', async () => {
+    const proxy = await startTcpProxy(redis.port);
+    try {
+      const log = recordingLogger();
+      const s = createRedisBreakerStore({
+        url: proxy.url,
+        logger: log.logger,
+        keyPrefix: 'silent-sub:',
+        probeIntervalMs: 50,
+      });
+      const other = await store({ keyPrefix: 'silent-sub:' });
+      expect(await s.connect()).toBe(true);
+      const name = fresh();
+      const c = s.circuit(name, quick);
+      const subscriber = proxy.connections.filter((connection) =>
+        connection.hasSent('SUBSCRIBE'),
+      );
+      expect(subscriber).toHaveLength(1);
+      subscriber[0]?.blackHole();
+      // Opened elsewhere while this process hears nothing, and writes nothing for that tool.
+      const oc = other.circuit(name, quick);
+      const openedThere = viewBecomes(oc, 'open');
+      oc.record(oc.admit(), true);
+      await openedThere;
+      await viewBecomes(c, 'open');
+      expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+      expect(s.health).toBe('healthy');
+      await s.close();
+    } finally {
+      await proxy.close();
+    }
+  }, 10_000);
+
   it('Redis killed (SIGKILL) while a batch of outcomes is on the wire: one warning, then counted again after the restart', async () => {
     const own = await startRedisServer();
     const proxy = await startTcpProxy(own.port);
@@ -547,7 +580,8 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
 
   it('many circuits at once: 500 tools opened by one batch, heard by another process', async () => {
     const names = Array.from({ length: 500 }, () => fresh());
-    const a = await store({ keyPrefix: 'many:' });
+    // No heartbeat in the count below.
+    const a = await store({ keyPrefix: 'many:', probeIntervalMs: 60_000 });
     const b = await store({ keyPrefix: 'many:' });
     const ours = names.map((name) => a.circuit(name, quick));
     const theirs = names.map((name) => b.circuit(name, quick));

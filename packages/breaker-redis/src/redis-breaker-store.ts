@@ -53,7 +53,10 @@ export interface RedisBreakerStoreOptions {
   readonly commandTimeoutMs?: number;
   /** How long the first connection may take before `connect()` gives up for now. Default 2 000 ms. */
   readonly connectTimeoutMs?: number;
-  /** How often a fallen-back store checks whether Redis is back. Default 1 000 ms. */
+  /**
+   * How often a fallen-back store checks whether Redis is back, and a healthy one pings its pub/sub
+   * connection (which no other command would show to be dead). Default 1 000 ms.
+   */
   readonly probeIntervalMs?: number;
   /** A pino-compatible logger. Default: silent. */
   readonly logger?: Logger;
@@ -166,6 +169,8 @@ export class RedisBreakerStore implements BreakerStateStore {
   #flushTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
   #probeTimer: NodeJS.Timeout | undefined;
+  #heartbeatTimer: NodeJS.Timeout | undefined;
+  #beating = false;
   #resyncing: Promise<boolean> | undefined;
   #connecting: Promise<boolean> | undefined;
   #garbageWarned = false;
@@ -308,6 +313,8 @@ export class RedisBreakerStore implements BreakerStateStore {
     this.#flushTimer = undefined;
     clearInterval(this.#probeTimer);
     this.#probeTimer = undefined;
+    clearInterval(this.#heartbeatTimer);
+    this.#heartbeatTimer = undefined;
     await this.#flushing;
     if (this.#dirty.size > 0 && this.#health === 'healthy') await this.#flush();
     this.#health = 'closed';
@@ -355,11 +362,34 @@ export class RedisBreakerStore implements BreakerStateStore {
    * dropped without a reset stays "ready" and answers nothing, for as long as TCP keepalive takes
    * to notice. So the store drops it and connects again; 'ready' then resynchronises.
    */
-  #reconnect(): void {
-    if (this.#health === 'closed' || !this.#client.isOpen) return;
-    this.#client.destroy();
+  #reconnect(client: Client = this.#client): void {
+    if (this.#health === 'closed' || !client.isOpen) return;
+    // The subscriber keeps its channel listeners and subscribes again once connected.
+    client.destroy();
     // A failed connection is reported as an 'error' event, and retried by the client.
-    this.#client.connect().catch(() => undefined);
+    client.connect().catch(() => undefined);
+  }
+
+  /**
+   * Pings the subscriber connection while the store is healthy. Nothing else is ever sent on it,
+   * so without this a subscriber connection that went silent without closing would go unnoticed
+   * and the process would miss every transition.
+   */
+  async #heartbeat(): Promise<void> {
+    if (this.#health !== 'healthy' || this.#beating) return;
+    this.#beating = true;
+    this.#stats.commands += 1;
+    try {
+      await this.#bounded(
+        this.#subscriber.sendCommand(['PING']),
+        this.#timeoutMs,
+      );
+    } catch (error: unknown) {
+      if (error instanceof StoreTimeout) this.#reconnect(this.#subscriber);
+      this.#degrade(error);
+    } finally {
+      this.#beating = false;
+    }
   }
 
   async #eval(
@@ -541,6 +571,8 @@ export class RedisBreakerStore implements BreakerStateStore {
     }
     this.#health = 'degraded';
     this.#stats.fallbacks += 1;
+    clearInterval(this.#heartbeatTimer);
+    this.#heartbeatTimer = undefined;
     this.#dirty.clear();
     this.#logger.warn(
       { error: describeThrown(error) },
@@ -613,6 +645,9 @@ export class RedisBreakerStore implements BreakerStateStore {
       this.#health = 'healthy';
       clearInterval(this.#probeTimer);
       this.#probeTimer = undefined;
+      this.#heartbeatTimer ??= setInterval(() => {
+        void this.#heartbeat();
+      }, this.#probeMs).unref();
       this.#stats.resyncs += 1;
       this.#known.clear();
       for (const [tool, raw] of held) {

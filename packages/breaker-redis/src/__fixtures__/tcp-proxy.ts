@@ -3,6 +3,8 @@ import { connect, createServer, type Socket } from 'node:net';
 
 /** One client connection through a {@link startTcpProxy} proxy. */
 export interface ProxiedConnection {
+  /** Whether the client has sent `text` (any case) on this connection (the first 64 KiB kept). */
+  hasSent(text: string): boolean;
   /** Stops forwarding both ways, keeping both sockets open: a connection a network dropped. */
   blackHole(): void;
 }
@@ -32,6 +34,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const server = createServer((down) => {
     const up = connect(targetPort, '127.0.0.1');
     let open = true;
+    let received = '';
     for (const socket of [down, up]) {
       sockets.add(socket);
       socket.on('error', () => undefined);
@@ -45,6 +48,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       if (!open) return;
       up.write(chunk);
       const text = chunk.toString('latin1');
+      if (received.length < 65_536) received += text.toLowerCase();
       for (const watcher of [...watchers]) {
         if (!text.includes(watcher.text)) continue;
         watchers.splice(watchers.indexOf(watcher), 1);
@@ -55,6 +59,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       if (open) down.write(chunk);
     });
     connections.push({
+      hasSent: (text) => received.includes(text.toLowerCase()),
       blackHole: () => {
         open = false;
       },
