@@ -503,25 +503,29 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     raw.destroy();
   });
 
-  it('a states key of the wrong type: every tool is local with one warning, and the store comes back once it is fixed', async () => {
-    const log = recordingLogger();
-    const raw = await rawClient(redis.url);
-    await raw.set('wrong-type:states', 'a string');
-    const s = await store({
-      keyPrefix: 'wrong-type:',
-      logger: log.logger,
-      probeIntervalMs: 20,
-    });
-    expect(s.health).toBe('degraded');
-    const c = s.circuit(fresh(), quick);
-    expect(c.admit()).toEqual({ kind: 'local' });
-    const back = log.next('info', /resynchronised/);
-    await raw.del('wrong-type:states');
-    await back;
-    expect(c.admit()).toEqual({ kind: 'run' });
-    expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
-    raw.destroy();
-  });
+  it.each(['states', 'epochs'])(
+    'the %s key of the wrong type: every tool is local with one warning, and the store comes back once it is fixed',
+    async (key) => {
+      const log = recordingLogger();
+      const raw = await rawClient(redis.url);
+      const prefix = `wrong-type-${key}:`;
+      await raw.set(`${prefix}${key}`, 'a string');
+      const s = await store({
+        keyPrefix: prefix,
+        logger: log.logger,
+        probeIntervalMs: 20,
+      });
+      expect(s.health).toBe('degraded');
+      const c = s.circuit(fresh(), quick);
+      expect(c.admit()).toEqual({ kind: 'local' });
+      const back = log.next('info', /resynchronised/);
+      await raw.del(`${prefix}${key}`);
+      await back;
+      expect(c.admit()).toEqual({ kind: 'run' });
+      expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+      raw.destroy();
+    },
+  );
 
   it.each([
     ['ahead of', 3_600_000],

@@ -610,6 +610,9 @@ export class RedisBreakerStore implements BreakerStateStore {
         seconds * 1000 +
         Math.floor(micros / 1000) -
         (sent + performance.now()) / 2;
+      // Every script reads the epochs: a key of another type there would fail each batch, and
+      // the store would bounce between healthy and fallen back. WRONGTYPE fails the resync.
+      await this.#command(['HLEN', this.#epochsKey]);
       const flat = await this.#command<unknown>(['HGETALL', this.#statesKey]);
       const states = toEntries(flat);
       const held = new Map(states);
