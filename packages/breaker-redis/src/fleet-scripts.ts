@@ -115,6 +115,12 @@ if not ok or type(record) ~= 'table' or type(record.openedAt) ~= 'number' then
   return { now, current, 0 }
 end
 if record.state == 'open' and now < record.openedAt + reset then return { now, current, 0 } end
+-- Every lease this script sets expires: a lease key without an expiry (or of another type) is
+-- someone else's, and would keep the fleet from ever running a trial.
+local leaseKind = redis.call('TYPE', KEYS[3])['ok']
+if leaseKind ~= 'none' and (leaseKind ~= 'string' or redis.call('PTTL', KEYS[3]) == -1) then
+  redis.call('DEL', KEYS[3])
+end
 if not redis.call('SET', KEYS[3], token, 'NX', 'PX', leaseMs) then return { now, current, 0 } end
 record = { state = 'half_open', openedAt = record.openedAt, epoch = nextEpoch(KEYS[2], tool), by = me, leaseAt = now, leaseMs = leaseMs }
 current = cjson.encode(record)

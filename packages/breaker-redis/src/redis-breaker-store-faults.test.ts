@@ -479,6 +479,31 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     raw.destroy();
   });
 
+  it.each([
+    ['a string without expiry', 'string'],
+    ['a hash', 'hash'],
+  ])(
+    'someone else’s lease key (%s) does not keep the fleet from its trial',
+    async (_, kind) => {
+      const name = fresh();
+      const raw = await rawClient(redis.url);
+      const key = `foreign-lease:lease:${name}`;
+      if (kind === 'string') await raw.set(key, 'not a lease');
+      else await raw.hSet(key, 'holder', 'nobody');
+      const s = await store({ keyPrefix: 'foreign-lease:' });
+      const c = s.circuit(name, { ...quick, resetTimeoutMs: 1 });
+      const opened = viewBecomes(c, 'open');
+      c.record(c.admit(), true);
+      await opened;
+      await serverPassed(redis.url, (c.shared?.openedAt ?? 0) + 1);
+      expect(refusal(c).state).toBe('half_open');
+      await c.lease();
+      expect(c.admit().kind).toBe('trial');
+      expect(await raw.pTTL(key)).toBeGreaterThan(0);
+      raw.destroy();
+    },
+  );
+
   it('a state that turns to garbage while the trial is asked for: that tool falls back, the store stays healthy', async () => {
     const log = recordingLogger();
     const name = fresh();
