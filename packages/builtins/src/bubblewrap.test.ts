@@ -37,7 +37,8 @@ let root: string;
 let cleanup: () => Promise<void>;
 /** A directory outside the root (and outside /tmp, which the sandbox replaces). */
 let outside: string;
-let token = 700_000 + (process.pid % 50_000) * 2;
+// Sleep lengths that mark this file's processes: a range no other test file uses.
+let token = 400_000 + (process.pid % 40_000) * 2;
 
 beforeEach(async () => {
   ({ root, cleanup } = await temporaryRoot());
@@ -234,13 +235,15 @@ describe.skipIf(!bubblewrap.available)(
     });
 
     it('output without end is cut at the cap and the command killed at its time limit', async () => {
-      const { response, data } = await isolated(['yes', 'candor'], {
-        maxOutputBytes: 1024,
-        timeoutMs: 300,
-      });
+      // 1 MiB at once, then output that never ends: the count cannot depend on the machine's speed.
+      const { response, data } = await isolated(
+        ['sh', '-c', 'head -c 1048576 /dev/zero | tr "\\0" x; exec yes candor'],
+        { maxOutputBytes: 1024, timeoutMs: 1500 },
+      );
       expect(codeOf(response)).toBe('TIMEOUT');
       expect(data.truncated).toBe(true);
-      expect(data.stdoutBytes).toBeGreaterThan(64 * 1024);
+      expect(data.stdoutBytes).toBeGreaterThan(1024 * 1024);
+      expect(data.stdout.startsWith('x'.repeat(500))).toBe(true);
       // Head and tail of 512 bytes each, plus the marker between them.
       expect(Buffer.byteLength(data.stdout)).toBeLessThan(1024 + 100);
     });
