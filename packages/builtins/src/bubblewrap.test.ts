@@ -204,7 +204,11 @@ describe.skipIf(!bubblewrap.available)(
         root,
         cwd: root,
         file: '/bin/sh',
-        args: ['-c', `sleep ${mark} & echo started; wait`],
+        // "started" only once the background sleep has exec'd, so the host can see it.
+        args: [
+          '-c',
+          `sleep ${mark} & until [ "$(cat /proc/$!/comm)" = sleep ]; do :; done; echo started; wait`,
+        ],
       });
       // A stand-in for the agent: a Node process that starts bubblewrap and is then killed.
       const agent: ChildProcess = spawn(
