@@ -192,6 +192,26 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     }
   }, 10_000);
 
+  it('close() against a black-holed connection with outcomes pending: returns, and connects no more', async () => {
+    const proxy = await startTcpProxy(redis.port);
+    try {
+      const s = createRedisBreakerStore({ url: proxy.url });
+      expect(await s.connect()).toBe(true);
+      const c = s.circuit(fresh(), defaultRules);
+      for (const connection of proxy.connections) connection.blackHole();
+      const made = proxy.connections.length;
+      c.record(c.admit(), true);
+      // The last batch is bounded by the command timeout; its timeout must not reconnect.
+      await s.close();
+      expect(s.health).toBe('closed');
+      await proxy.drain();
+      // Only the drain's own connection was added.
+      expect(proxy.connections.length).toBe(made + 1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('a pub/sub connection black-holed mid-life: noticed by its heartbeat, and the fleet heard again', async () => {
     const proxy = await startTcpProxy(redis.port);
     try {

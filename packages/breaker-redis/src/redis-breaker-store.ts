@@ -171,6 +171,7 @@ export class RedisBreakerStore implements BreakerStateStore {
   #probeTimer: NodeJS.Timeout | undefined;
   #heartbeatTimer: NodeJS.Timeout | undefined;
   #beating = false;
+  #closing = false;
   #resyncing: Promise<boolean> | undefined;
   #connecting: Promise<boolean> | undefined;
   #garbageWarned = false;
@@ -309,6 +310,7 @@ export class RedisBreakerStore implements BreakerStateStore {
   /** Writes what is pending (bounded by the command timeout), then disconnects. */
   async close(): Promise<void> {
     if (this.#health === 'closed') return;
+    this.#closing = true;
     clearTimeout(this.#flushTimer);
     this.#flushTimer = undefined;
     clearInterval(this.#probeTimer);
@@ -363,7 +365,8 @@ export class RedisBreakerStore implements BreakerStateStore {
    * to notice. So the store drops it and connects again; 'ready' then resynchronises.
    */
   #reconnect(client: Client = this.#client): void {
-    if (this.#health === 'closed' || !client.isOpen) return;
+    // A store being closed only lets its last batch time out: no new connection.
+    if (this.#closing || this.#health === 'closed' || !client.isOpen) return;
     // The subscriber keeps its channel listeners and subscribes again once connected.
     client.destroy();
     // A failed connection is reported as an 'error' event, and retried by the client.

@@ -17,8 +17,11 @@ export interface TcpProxy {
   readonly connections: readonly ProxiedConnection[];
   /** Resolves with the first chunk a client sends that contains `text`, once it is forwarded. */
   sent(text: string): Promise<void>;
-  /** Resolves once `count` connections have been made in all. */
-  connected(count: number): Promise<void>;
+  /**
+   * Opens a connection of its own and resolves once the proxy has read from it: every
+   * connection started before it has been accepted (and counted) by then.
+   */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,7 +33,6 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   const connections: ProxiedConnection[] = [];
   const watchers: { text: string; resolve: () => void }[] = [];
-  const counters: { count: number; resolve: () => void }[] = [];
   const server = createServer((down) => {
     const up = connect(targetPort, '127.0.0.1');
     let open = true;
@@ -64,12 +66,11 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
         open = false;
       },
     });
-    for (const counter of [...counters]) {
-      if (connections.length < counter.count) continue;
-      counters.splice(counters.indexOf(counter), 1);
-      counter.resolve();
-    }
   });
+  const watch = (text: string): Promise<void> =>
+    new Promise<void>((resolve) => {
+      watchers.push({ text, resolve });
+    });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
@@ -80,16 +81,17 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     port: address.port,
     url: `redis://127.0.0.1:${address.port}`,
     connections,
-    sent: (text) =>
-      new Promise<void>((resolve) => {
-        watchers.push({ text, resolve });
-      }),
-    connected: (count) =>
-      connections.length >= count
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            counters.push({ count, resolve });
-          }),
+    sent: watch,
+    drain: async () => {
+      const marker = `candor-proxy-drain-${String(connections.length)}`;
+      const arrived = watch(marker);
+      const probe = connect(address.port, '127.0.0.1', () => {
+        probe.write(`${marker}\r\n`);
+      });
+      probe.on('error', () => undefined);
+      await arrived;
+      probe.destroy();
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       server.close();
