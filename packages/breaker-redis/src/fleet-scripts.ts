@@ -48,26 +48,42 @@ for i = 0, n - 1 do
   local win = KEYS[3 + i]
   local current = redis.call('HGET', KEYS[1], tool)
   if current then
+    -- A closed record means what no record means; the scripts never write one, anyone else may.
+    local ok, held = pcall(cjson.decode, current)
+    if ok and type(held) == 'table' and held.state == 'closed' then
+      redis.call('HDEL', KEYS[1], tool)
+      current = nil
+    end
+  end
+  local kind = redis.call('TYPE', win)['ok']
+  if current then
     out[#out + 1] = current
+  elseif kind ~= 'hash' and kind ~= 'none' then
+    -- Someone else's key where this tool's window goes: the reply is not a record, so this tool
+    -- alone falls back to its local breaker, and the batch's other tools are still counted.
+    out[#out + 1] = 'not a breaker window'
   else
     local id = math.floor(now / bucketMs)
+    -- Fields this script did not write (another name, an old or future bucket, a count that is
+    -- not a plain integer, which HINCRBY would reject) are dropped before counting.
+    local fields = redis.call('HGETALL', win)
+    local c, f = calls, failures
+    for j = 1, #fields, 2 do
+      local kind, digits = string.match(fields[j], '^([cf])(%d+)$')
+      local bucket = tonumber(digits)
+      local count = string.match(fields[j + 1], '^%d%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?$')
+      if bucket == nil or bucket <= id - buckets or bucket > id or count == nil then
+        redis.call('HDEL', win, fields[j])
+      elseif kind == 'c' then
+        c = c + tonumber(count)
+      else
+        f = f + tonumber(count)
+      end
+    end
     if calls > 0 then
       redis.call('HINCRBY', win, 'c' .. id, calls)
       if failures > 0 then redis.call('HINCRBY', win, 'f' .. id, failures) end
       redis.call('PEXPIRE', win, bucketMs * (buckets + 1))
-    end
-    local fields = redis.call('HGETALL', win)
-    local c, f = 0, 0
-    for j = 1, #fields, 2 do
-      local bucket = tonumber(string.sub(fields[j], 2))
-      local kind = string.sub(fields[j], 1, 1)
-      if bucket == nil or bucket <= id - buckets or (kind ~= 'c' and kind ~= 'f') then
-        redis.call('HDEL', win, fields[j])
-      elseif kind == 'c' then
-        c = c + (tonumber(fields[j + 1]) or 0)
-      else
-        f = f + (tonumber(fields[j + 1]) or 0)
-      end
     end
     if c >= minimum and f * 100 > rate * c then
       local record = { state = 'open', openedAt = now, epoch = nextEpoch(KEYS[2], tool), by = me, calls = c, failures = f }
@@ -95,9 +111,16 @@ local current = redis.call('HGET', KEYS[1], tool)
 if not current then return { now, closedRecord(KEYS[2], tool), 0 } end
 local ok, record = pcall(cjson.decode, current)
 if not ok or type(record) ~= 'table' or type(record.openedAt) ~= 'number' then
-  return redis.error_reply('CANDOR the state of ' .. tool .. ' is not a breaker record')
+  -- Not ours: answered as is, so that this tool alone falls back to its local breaker.
+  return { now, current, 0 }
 end
 if record.state == 'open' and now < record.openedAt + reset then return { now, current, 0 } end
+-- Every lease this script sets expires: a lease key without an expiry (or of another type) is
+-- someone else's, and would keep the fleet from ever running a trial.
+local leaseKind = redis.call('TYPE', KEYS[3])['ok']
+if leaseKind ~= 'none' and (leaseKind ~= 'string' or redis.call('PTTL', KEYS[3]) == -1) then
+  redis.call('DEL', KEYS[3])
+end
 if not redis.call('SET', KEYS[3], token, 'NX', 'PX', leaseMs) then return { now, current, 0 } end
 record = { state = 'half_open', openedAt = record.openedAt, epoch = nextEpoch(KEYS[2], tool), by = me, leaseAt = now, leaseMs = leaseMs }
 current = cjson.encode(record)

@@ -53,7 +53,10 @@ export interface RedisBreakerStoreOptions {
   readonly commandTimeoutMs?: number;
   /** How long the first connection may take before `connect()` gives up for now. Default 2 000 ms. */
   readonly connectTimeoutMs?: number;
-  /** How often a fallen-back store checks whether Redis is back. Default 1 000 ms. */
+  /**
+   * How often a fallen-back store checks whether Redis is back, and a healthy one pings its pub/sub
+   * connection (which no other command would show to be dead). Default 1 000 ms.
+   */
   readonly probeIntervalMs?: number;
   /** A pino-compatible logger. Default: silent. */
   readonly logger?: Logger;
@@ -162,11 +165,15 @@ export class RedisBreakerStore implements BreakerStateStore {
   readonly #dirty = new Set<FleetCircuit>();
   readonly #host: FleetCircuitHost;
   #health: RedisBreakerStoreHealth = 'connecting';
-  #offset = 0;
+  #offset = Date.now() - performance.now();
   #flushTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
   #probeTimer: NodeJS.Timeout | undefined;
+  #heartbeatTimer: NodeJS.Timeout | undefined;
+  #beating = false;
+  #closing = false;
   #resyncing: Promise<boolean> | undefined;
+  #connecting: Promise<boolean> | undefined;
   #garbageWarned = false;
   #stats = { commands: 0, flushes: 0, fallbacks: 0, resyncs: 0 };
 
@@ -218,7 +225,7 @@ export class RedisBreakerStore implements BreakerStateStore {
     this.#host = {
       processId: this.processId,
       usable: () => this.#health === 'healthy',
-      serverNow: () => Date.now() + this.#offset,
+      serverNow: () => performance.now() + this.#offset,
       scheduleFlush: (circuit) => {
         this.#scheduleFlush(circuit);
       },
@@ -254,10 +261,17 @@ export class RedisBreakerStore implements BreakerStateStore {
    * Connects, subscribes and reads the fleet's state, so a process started while a circuit is
    * open refuses at once. Resolves `true` when synchronised, `false` when Redis could not be
    * reached within `connectTimeoutMs` (the store keeps trying; local breakers decide meanwhile).
-   * Never rejects.
+   * Never rejects. Calling it again connects nothing more: it resolves once the first call has,
+   * with whether the store is usable then.
    */
   async connect(): Promise<boolean> {
     if (this.#health === 'closed') return false;
+    this.#connecting ??= this.#connectOnce();
+    await this.#connecting;
+    return this.#health === 'healthy';
+  }
+
+  async #connectOnce(): Promise<boolean> {
     const connecting = Promise.all([
       this.#client.connect(),
       this.#subscriber.connect(),
@@ -296,10 +310,13 @@ export class RedisBreakerStore implements BreakerStateStore {
   /** Writes what is pending (bounded by the command timeout), then disconnects. */
   async close(): Promise<void> {
     if (this.#health === 'closed') return;
+    this.#closing = true;
     clearTimeout(this.#flushTimer);
     this.#flushTimer = undefined;
     clearInterval(this.#probeTimer);
     this.#probeTimer = undefined;
+    clearInterval(this.#heartbeatTimer);
+    this.#heartbeatTimer = undefined;
     await this.#flushing;
     if (this.#dirty.size > 0 && this.#health === 'healthy') await this.#flush();
     this.#health = 'closed';
@@ -331,7 +348,51 @@ export class RedisBreakerStore implements BreakerStateStore {
 
   async #command<T>(args: string[]): Promise<T> {
     this.#stats.commands += 1;
-    return this.#bounded(this.#client.sendCommand<T>(args), this.#timeoutMs);
+    try {
+      return await this.#bounded(
+        this.#client.sendCommand<T>(args),
+        this.#timeoutMs,
+      );
+    } catch (error: unknown) {
+      if (error instanceof StoreTimeout) this.#reconnect();
+      throw error;
+    }
+  }
+
+  /**
+   * A command that got no answer leaves its connection in doubt: one that a network device
+   * dropped without a reset stays "ready" and answers nothing, for as long as TCP keepalive takes
+   * to notice. So the store drops it and connects again; 'ready' then resynchronises.
+   */
+  #reconnect(client: Client = this.#client): void {
+    // A store being closed only lets its last batch time out: no new connection.
+    if (this.#closing || this.#health === 'closed' || !client.isOpen) return;
+    // The subscriber keeps its channel listeners and subscribes again once connected.
+    client.destroy();
+    // A failed connection is reported as an 'error' event, and retried by the client.
+    client.connect().catch(() => undefined);
+  }
+
+  /**
+   * Pings the subscriber connection while the store is healthy. Nothing else is ever sent on it,
+   * so without this a subscriber connection that went silent without closing would go unnoticed
+   * and the process would miss every transition.
+   */
+  async #heartbeat(): Promise<void> {
+    if (this.#health !== 'healthy' || this.#beating) return;
+    this.#beating = true;
+    this.#stats.commands += 1;
+    try {
+      await this.#bounded(
+        this.#subscriber.sendCommand(['PING']),
+        this.#timeoutMs,
+      );
+    } catch (error: unknown) {
+      if (error instanceof StoreTimeout) this.#reconnect(this.#subscriber);
+      this.#degrade(error);
+    } finally {
+      this.#beating = false;
+    }
   }
 
   async #eval(
@@ -340,7 +401,7 @@ export class RedisBreakerStore implements BreakerStateStore {
     args: readonly (string | number)[],
   ): Promise<unknown[]> {
     const tail = [String(keys.length), ...keys, ...args.map(String)];
-    const sent = Date.now();
+    const sent = performance.now();
     let reply: unknown;
     try {
       reply = await this.#command(['EVALSHA', script.sha, ...tail]);
@@ -354,8 +415,9 @@ export class RedisBreakerStore implements BreakerStateStore {
     if (!Array.isArray(reply) || typeof reply[0] !== 'number') {
       throw new TypeError('Redis answered a script with something unexpected');
     }
-    // The server's clock, seen from here: one clock for the whole fleet's timeouts.
-    this.#offset = reply[0] - (sent + Date.now()) / 2;
+    // The server's clock, seen from here: one clock for the whole fleet's timeouts. Measured
+    // against the monotonic clock, so a step of the process's wall clock changes nothing.
+    this.#offset = reply[0] - (sent + performance.now()) / 2;
     return reply as unknown[];
   }
 
@@ -512,6 +574,8 @@ export class RedisBreakerStore implements BreakerStateStore {
     }
     this.#health = 'degraded';
     this.#stats.fallbacks += 1;
+    clearInterval(this.#heartbeatTimer);
+    this.#heartbeatTimer = undefined;
     this.#dirty.clear();
     this.#logger.warn(
       { error: describeThrown(error) },
@@ -533,16 +597,26 @@ export class RedisBreakerStore implements BreakerStateStore {
 
   async #doResync(): Promise<boolean> {
     try {
-      const sent = Date.now();
-      const time = await this.#command<string[]>(['TIME']);
+      const sent = performance.now();
+      const time = await this.#command<unknown>(['TIME']);
+      // Whatever answers on the port may not be Redis: a reply of the wrong shape is a failure.
+      if (
+        !Array.isArray(time) ||
+        time.length !== 2 ||
+        !time.every((part) => typeof part === 'string' && /^\d+$/.test(part))
+      ) {
+        throw new TypeError('Redis answered TIME with something unexpected');
+      }
       const seconds = Number(time[0]);
       const micros = Number(time[1]);
       this.#offset =
-        seconds * 1000 + Math.floor(micros / 1000) - (sent + Date.now()) / 2;
-      const flat = await this.#command<string[] | Record<string, string>>([
-        'HGETALL',
-        this.#statesKey,
-      ]);
+        seconds * 1000 +
+        Math.floor(micros / 1000) -
+        (sent + performance.now()) / 2;
+      // Every script reads the epochs: a key of another type there would fail each batch, and
+      // the store would bounce between healthy and fallen back. WRONGTYPE fails the resync.
+      await this.#command(['HLEN', this.#epochsKey]);
+      const flat = await this.#command<unknown>(['HGETALL', this.#statesKey]);
       const states = toEntries(flat);
       const held = new Map(states);
       // Open circuits this process knew of that Redis no longer holds (it restarted empty).
@@ -556,10 +630,19 @@ export class RedisBreakerStore implements BreakerStateStore {
         ) {
           continue;
         }
+        // A trial may still be out, its lease lost with the rest: no other process may start
+        // one before that lease would have run out.
+        const openedAt =
+          record.leaseAt === undefined || record.leaseMs === undefined
+            ? record.openedAt
+            : Math.max(
+                record.openedAt,
+                record.leaseAt + record.leaseMs - circuit.rules.resetTimeoutMs,
+              );
         const reply = await this.#eval(
           restoreScript,
           [this.#statesKey, this.#epochsKey],
-          [this.#channel, this.processId, circuit.tool, record.openedAt],
+          [this.#channel, this.processId, circuit.tool, openedAt],
         );
         held.set(circuit.tool, String(reply[1]));
       }
@@ -568,6 +651,9 @@ export class RedisBreakerStore implements BreakerStateStore {
       this.#health = 'healthy';
       clearInterval(this.#probeTimer);
       this.#probeTimer = undefined;
+      this.#heartbeatTimer ??= setInterval(() => {
+        void this.#heartbeat();
+      }, this.#probeMs).unref();
       this.#stats.resyncs += 1;
       this.#known.clear();
       for (const [tool, raw] of held) {
@@ -596,17 +682,31 @@ export class RedisBreakerStore implements BreakerStateStore {
   }
 }
 
-function toEntries(
-  reply: string[] | Record<string, string>,
-): [string, string][] {
-  if (Array.isArray(reply)) {
-    const entries: [string, string][] = [];
+/** The fields of an HGETALL reply (RESP2 array or RESP3 map); throws on any other shape. */
+function toEntries(reply: unknown): [string, string][] {
+  const entries: [string, string][] = [];
+  if (Array.isArray(reply) && reply.length % 2 === 0) {
     for (let i = 0; i + 1 < reply.length; i += 2) {
-      entries.push([String(reply[i]), String(reply[i + 1])]);
+      entries.push([reply[i] as string, reply[i + 1] as string]);
     }
-    return entries;
+  } else if (
+    typeof reply === 'object' &&
+    reply !== null &&
+    !Array.isArray(reply)
+  ) {
+    entries.push(...(Object.entries(reply) as [string, string][]));
+  } else {
+    throw new TypeError('Redis answered HGETALL with something unexpected');
   }
-  return Object.entries(reply);
+  if (
+    !entries.every(
+      ([field, value]) =>
+        typeof field === 'string' && typeof value === 'string',
+    )
+  ) {
+    throw new TypeError('Redis answered HGETALL with something unexpected');
+  }
+  return entries;
 }
 
 /**

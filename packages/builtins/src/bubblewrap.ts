@@ -15,10 +15,14 @@ export interface IsolatedCommand {
 }
 
 /**
- * The bubblewrap arguments that run a command with no network, the whole file system read-only
- * except `root`, a private `/tmp`, its own user namespace without capabilities (so running as
- * root does not help it), and its own pid namespace. The order matters: later mounts
- * go on top of earlier ones, so the root stays writable even when it lives under `/tmp`.
+ * The bubblewrap arguments that run a command with no network interface, the whole file system
+ * read-only except `root` (`/proc/sys` included), a private `/tmp` and `/dev`, its own user
+ * namespace without capabilities, and its own pid namespace. The order matters: later mounts go
+ * on top of earlier ones, so the root stays writable even when it lives under `/tmp`.
+ *
+ * What it does not stop: reading any file the agent's user can read (as root, `/etc/shadow`),
+ * and connecting to Unix-domain sockets on the file system, which a read-only mount does not
+ * cover (a container runtime's socket hands out the host). The command keeps the agent's uid.
  */
 export function bubblewrapArgs(command: IsolatedCommand): string[] {
   return [
@@ -29,6 +33,16 @@ export function bubblewrapArgs(command: IsolatedCommand): string[] {
     '/dev',
     '--proc',
     '/proc',
+    // The user namespace maps the agent's uid to itself, so under a root agent the command is
+    // the host's root to the kernel's sysctl checks, which ask for no capability: without these
+    // it could write host-wide settings such as kernel.core_pattern. bubblewrap covers
+    // /proc/sys itself only when the directory looks writable, which it never does.
+    '--ro-bind',
+    '/proc/sys',
+    '/proc/sys',
+    '--ro-bind-try',
+    '/proc/sysrq-trigger',
+    '/proc/sysrq-trigger',
     '--tmpfs',
     '/tmp',
     '--bind',

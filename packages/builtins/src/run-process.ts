@@ -149,7 +149,8 @@ export function killMarked(marker: string): number {
 /**
  * Runs one program in its own process group, with stdin closed and both outputs collected up
  * to a cap. On timeout or abort the whole group is killed; when the program ends, whatever it
- * left running in its group is killed too, so a call never leaves orphans behind.
+ * left running in its group is killed too, so a call that ends leaves no orphans behind (if the
+ * agent itself dies first, nothing is left to kill them).
  */
 export function runProcess(request: ProcessRequest): Promise<ProcessResult> {
   const stdout = new OutputCollector(request.maxOutputBytes);

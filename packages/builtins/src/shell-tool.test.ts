@@ -323,6 +323,31 @@ describe('shell without isolation: processes that leave the group', () => {
     }
     expect(live).toEqual([]);
   });
+
+  it('kills nohup, double-fork, setsid and SIGTERM/SIGHUP-ignoring daemons once the command ends', async () => {
+    const token = String(600_000 + (process.pid % 99_999));
+    const response = await callTool(shellTool({ root }), {
+      command: [
+        'sh',
+        '-c',
+        [
+          `nohup sleep ${token} >/dev/null 2>&1 &`,
+          `( ( sleep ${token} & ) & )`,
+          `setsid sh -c 'trap "" TERM HUP INT; sleep ${token}' >/dev/null 2>&1 &`,
+          `(trap "" TERM HUP; exec sleep ${token}) &`,
+          'echo started',
+        ].join('\n'),
+      ],
+    });
+    expect(response.status).toBe('success');
+    expect((response.data as ShellData).stdout).toBe('started\n');
+    const deadline = performance.now() + 5000;
+    let live = await livePidsWith(token);
+    while (live.length > 0 && performance.now() < deadline) {
+      live = await livePidsWith(token);
+    }
+    expect(live).toEqual([]);
+  });
 });
 
 /** Pids whose command line holds `token`, read newest first and without yielding. */

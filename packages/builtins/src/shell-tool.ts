@@ -35,8 +35,10 @@ export interface ShellToolOptions {
   /** Bytes kept of stdout and of stderr each (head and tail). 1 MiB. */
   readonly maxOutputBytes?: number;
   /**
-   * `true`: every command runs under bubblewrap (no network, only the root writable), and calls
-   * fail when bubblewrap is not usable. Otherwise a call may ask for it with `isolate: true`.
+   * `true`: every command runs under bubblewrap (no network interface, only the root writable),
+   * and calls fail when bubblewrap is not usable. Otherwise a call may ask for it with
+   * `isolate: true`. It does not stop reads of what the agent's user may read, nor connections
+   * to Unix-domain sockets on the file system.
    */
   readonly isolate?: boolean;
   /** The bubblewrap executable. `bwrap`, looked up in PATH. */
@@ -151,7 +153,8 @@ function outcome(
  * environment is an allowlist, and the working directory must be inside the root.
  *
  * Without isolation this is not a sandbox: the command can do whatever the user running it can.
- * With bubblewrap available, `isolate` runs it with no network and only the root writable.
+ * With bubblewrap available, `isolate` runs it with no network interface and only the root
+ * writable; it can still read what the agent's user can, and reach Unix-domain sockets.
  *
  * @example
  * ```ts
