@@ -968,6 +968,7 @@ class AttemptRun implements DeadlineRun {
   readonly #call: CallRequest;
   readonly #input: unknown;
   #unfollow: () => void = keepFollowing;
+  #following = false;
   #timedOut = false;
 
   constructor(
@@ -982,17 +983,34 @@ class AttemptRun implements DeadlineRun {
     this.#input = input;
   }
 
-  run(abort: CallAbort): unknown {
-    return this.#entry.tool.run(this.#input, new RunContext(abort, this.#call));
+  // runWithDeadline passes `this.abort`; the context reads it through this run, which also
+  // follows the caller's signal once the tool reads its own.
+  run(): unknown {
+    return this.#entry.tool.run(this.#input, new RunContext(this, this.#call));
   }
 
   /**
-   * The tool returned a promise: only now can the caller cancel it, so only now is their signal
+   * The tool returned a promise: the caller can cancel it from now on, so their signal is
    * followed (Node's `EventTarget` listeners cost a synchronous call microseconds for nothing).
    * `#run` already answered a signal aborted before the start.
    */
   pending(): void {
-    this.#unfollow = this.abort.follow(this.#call.options.signal);
+    this.followCaller();
+  }
+
+  /**
+   * Follows the caller's signal, once: when the tool returns a promise, or earlier when it reads
+   * its own signal (so the signal it holds says "aborted" as soon as the caller's does, even
+   * during its synchronous start). A signal that cannot be followed leaves the deadline alone.
+   */
+  followCaller(): void {
+    if (this.#following) return;
+    this.#following = true;
+    try {
+      this.#unfollow = this.abort.follow(this.#call.options.signal);
+    } catch {
+      // A hostile signal (a throwing getter or addEventListener): the deadline still applies.
+    }
   }
 
   accept(value: unknown): ToolResponse {
