@@ -549,6 +549,62 @@ describe('5. run: timeout and cancellation', () => {
     expect(response.status).toBe('success');
   });
 
+  it.each([
+    [
+      'a bare AbortSignal prototype',
+      () => Object.create(AbortSignal.prototype) as AbortSignal,
+    ],
+    [
+      'a Proxy whose every read throws',
+      () =>
+        new Proxy(new AbortController().signal, {
+          get() {
+            throw new Error('hostile');
+          },
+        }),
+    ],
+  ])(
+    'answers, never rejects, when the caller passes %s as its signal',
+    async (_label, make) => {
+      const { registry } = setup();
+      const answer = ToolResponse.success('done');
+      registry.register(
+        defineTool({ ...echo, name: 'sync', run: () => answer }),
+      );
+      registry.register(
+        defineTool({
+          ...echo,
+          name: 'async',
+          run: () => Promise.resolve(answer),
+        }),
+      );
+      registry.register(
+        defineTool({
+          ...echo,
+          name: 'retried',
+          idempotent: true,
+          retry: {},
+          run: () => answer,
+        }),
+      );
+      // A signal whose reads throw cannot be asked whether it aborted: the call is refused as
+      // the registry's own failure, as a response.
+      for (const name of ['sync', 'async', 'retried']) {
+        const response = await registry.call(
+          name,
+          { message: 'x' },
+          { signal: make() },
+        );
+        expect([
+          name,
+          response.status === 'error'
+            ? response.errorInfo.code
+            : response.status,
+        ]).toEqual([name, 'INTERNAL_ERROR']);
+      }
+    },
+  );
+
   it('does not run a tool whose caller already aborted', async () => {
     const run = vi.fn(() => ToolResponse.success('ran'));
     const { registry } = setup();
