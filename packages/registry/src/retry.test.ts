@@ -168,7 +168,8 @@ describe('defineTool retry options', () => {
           seen.push(signal.aborted);
           // The first attempt fails at once; the second never answers: a hand-made thenable.
           if (signals.length === 1) return Promise.resolve(networkError());
-          return { then: () => undefined };
+          // Typed as a promise: what a tool returns is only ever read as a thenable.
+          return { then: () => undefined } as unknown as Promise<ToolResponse>;
         },
       }),
     );

@@ -605,6 +605,43 @@ describe('5. run: timeout and cancellation', () => {
     },
   );
 
+  it("adds no listener to the caller's signal when a tool reads its signal after its call ended", async () => {
+    const { registry } = setup();
+    const controller = new AbortController();
+    const kept: { signal: AbortSignal }[] = [];
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'keeps',
+        run: async (_input, context) => {
+          kept.push(context);
+          await Promise.resolve();
+          return ToolResponse.success('done');
+        },
+      }),
+    );
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'keeps_sync',
+        run: (_input, context) => {
+          kept.push(context);
+          return ToolResponse.success('done');
+        },
+      }),
+    );
+    const options = { signal: controller.signal };
+    expect(
+      (await registry.call('keeps', { message: 'x' }, options)).status,
+    ).toBe('success');
+    expect(
+      (await registry.call('keeps_sync', { message: 'x' }, options)).status,
+    ).toBe('success');
+    // Read late (a callback the tool left behind): the calls are over, nothing may follow.
+    expect(kept.map(({ signal }) => signal.aborted)).toEqual([false, false]);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
   it('does not run a tool whose caller already aborted', async () => {
     const run = vi.fn(() => ToolResponse.success('ran'));
     const { registry } = setup();

@@ -968,6 +968,7 @@ class AttemptRun implements DeadlineRun {
   readonly #call: CallRequest;
   readonly #input: unknown;
   #unfollow: () => void = keepFollowing;
+  /** Following the caller's signal, or past the point where it may start (the call ended). */
   #following = false;
   #timedOut = false;
 
@@ -1004,6 +1005,8 @@ class AttemptRun implements DeadlineRun {
    * during its synchronous start). A signal that cannot be followed leaves the deadline alone.
    */
   followCaller(): void {
+    // Once following, or once the call ended (a tool that reads its signal later, from a callback
+    // it left behind, must not leave a listener on the caller's signal for good).
     if (this.#following) return;
     this.#following = true;
     try {
@@ -1029,12 +1032,13 @@ class AttemptRun implements DeadlineRun {
     return cancelledWhileRunning(this.toolName);
   }
 
-  /** Stops following the caller's signal and records the outcome: once, on every path. */
+  /** Stops following the caller's signal for good and records the outcome: once, every path. */
   end(
     response: ToolResponse,
     admission: Admission | undefined,
     breakerState: BreakerState | undefined,
   ): StageResult {
+    this.#following = true;
     try {
       this.#unfollow();
     } finally {
