@@ -389,6 +389,70 @@ describe('Agent', () => {
     expect(timeless(ran)).toEqual(timeless(streamed));
   });
 
+  it.each([
+    'completed',
+    'max_steps',
+    'error_budget',
+    'aborted',
+    'model_error',
+  ] as const)(
+    'run() and stream() end with the same result when the run stops as %s',
+    async (stopReason) => {
+      // Everything made fresh per run: the script, the registry (its breaker), the signal.
+      const setup = () => {
+        const registry = registryWithCalculator();
+        const controller = new AbortController();
+        registry.register(
+          defineTool({
+            name: 'hang',
+            description: 'Aborts its caller, then never ends',
+            input: z.object({}),
+            run: () => {
+              controller.abort();
+              return new Promise<ToolResponse>(() => undefined);
+            },
+          }),
+        );
+        const fail = {
+          toolCalls: [
+            { name: 'calc', arguments: { a: 1, b: 0, mode: 'fail' } },
+          ],
+        };
+        const add = (a: number) => ({
+          text: `step ${a} `,
+          toolCalls: [{ name: 'calc', arguments: { a, b: 1 } }],
+        });
+        const scripts = {
+          completed: [add(1), { text: 'done' }],
+          max_steps: [add(1), add(2), add(3), add(4)],
+          error_budget: [fail, fail, fail, fail],
+          aborted: [add(1), { toolCalls: [{ name: 'hang' }] }, { text: 'x' }],
+          model_error: [add(1)],
+        };
+        const model = scriptedModel(scripts[stopReason]);
+        const agent = new Agent({ model, registry, maxSteps: 3 });
+        return { agent, model, options: { signal: controller.signal } };
+      };
+      const timeless = (value: unknown): unknown =>
+        JSON.parse(JSON.stringify(value), (key, item: unknown) =>
+          key === 'timeMs' || key === 'callId' ? 0 : item,
+        );
+      const one = setup();
+      const ran = await one.agent.run('go', one.options);
+      const two = setup();
+      let streamed: unknown;
+      for await (const event of two.agent.stream('go', two.options)) {
+        if (event.type === 'done') streamed = event.result;
+      }
+      expect(ran.stopReason).toBe(stopReason);
+      expect(timeless(ran)).toEqual(timeless(streamed));
+      // The model saw the same requests either way.
+      expect(timeless(one.model.requests)).toEqual(
+        timeless(two.model.requests),
+      );
+    },
+  );
+
   it('rejects bad options at construction', () => {
     const registry = registryWithCalculator();
     expect(

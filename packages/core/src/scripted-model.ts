@@ -87,7 +87,7 @@ export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
           finishReason: calls > 0 ? 'tool_calls' : 'stop',
         });
       };
-      return { [Symbol.asyncIterator]: () => new TurnEvents(play) };
+      return new TurnEvents(play);
     },
   };
 }
@@ -107,7 +107,7 @@ export function lastToolResult(request: ChatRequest): string | undefined {
  * runs in every benchmark of the agent loop, where its own cost should be close to nothing).
  * A step that throws rejects the `next()` after the events made before the throw, then ends.
  */
-class TurnEvents implements AsyncIterator<ModelEvent> {
+class TurnEvents implements AsyncIterableIterator<ModelEvent> {
   readonly #play: (events: ModelEvent[]) => void;
   #events: ModelEvent[] | undefined;
   #failure: { readonly error: unknown } | undefined;
@@ -115,6 +115,14 @@ class TurnEvents implements AsyncIterator<ModelEvent> {
 
   constructor(play: (events: ModelEvent[]) => void) {
     this.#play = play;
+  }
+
+  /**
+   * Itself, as a generator is: iterating one stream again goes on where it stopped (nothing, once
+   * it ended) and never plays another step.
+   */
+  [Symbol.asyncIterator](): this {
+    return this;
   }
 
   next(): Promise<IteratorResult<ModelEvent>> {

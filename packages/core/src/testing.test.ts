@@ -76,4 +76,53 @@ describe('@candor/core/testing', () => {
       }
     }).rejects.toThrow('The scripted model has no step 3');
   });
+
+  it('plays one step per stream, however often the stream is iterated, as a generator would', async () => {
+    const model = testing.scriptedModel([{ text: 'one' }, { text: 'two' }]);
+    const stream = model.stream({ messages: [], tools: [] });
+    const first = [];
+    for await (const event of stream) {
+      first.push(event);
+      // A consumer that stops early: the step is used up, nothing more of it is handed out.
+      break;
+    }
+    const again = [];
+    for await (const event of stream) again.push(event);
+    expect(first).toEqual([{ type: 'text-delta', text: 'one' }]);
+    expect(again).toEqual([]);
+    expect(model.requests).toHaveLength(1);
+    const next = [];
+    for await (const event of model.stream({ messages: [], tools: [] })) {
+      next.push(event);
+    }
+    expect(next[0]).toEqual({ type: 'text-delta', text: 'two' });
+  });
+
+  it('gives steps in the order streams first ask, and an aborted request records itself but uses no step', async () => {
+    const model = testing.scriptedModel([{ text: 'one' }, { text: 'two' }]);
+    const early = model.stream({ messages: [], tools: [] });
+    const late = model.stream({ messages: [], tools: [] });
+    const lateEvents = late[Symbol.asyncIterator]();
+    const earlyEvents = early[Symbol.asyncIterator]();
+    expect((await lateEvents.next()).value).toEqual({
+      type: 'text-delta',
+      text: 'one',
+    });
+    expect((await earlyEvents.next()).value).toEqual({
+      type: 'text-delta',
+      text: 'two',
+    });
+    const aborted = testing.scriptedModel([{ text: 'kept' }]);
+    const signal = AbortSignal.abort();
+    const refused = aborted.stream({ messages: [], tools: [], signal });
+    await expect(refused[Symbol.asyncIterator]().next()).rejects.toMatchObject({
+      kind: 'aborted',
+    });
+    expect(aborted.requests).toHaveLength(1);
+    const events = [];
+    for await (const event of aborted.stream({ messages: [], tools: [] })) {
+      events.push(event);
+    }
+    expect(events[0]).toEqual({ type: 'text-delta', text: 'kept' });
+  });
 });

@@ -66,6 +66,65 @@ describe('4. breaker stage', () => {
     expect(registry.health()[0]?.state).toBe('closed');
   });
 
+  it('hides an open tool from the cached specs and shows the very same spec again once it recovers', async () => {
+    const { run, tool } = failing('flaky');
+    registry.register(tool);
+    registry.register(
+      defineTool({
+        name: 'steady',
+        description: 'Works',
+        input: z.object({}),
+        run: () => ToolResponse.success('ok'),
+      }),
+    );
+    const [flaky, steady] = registry.specs();
+    await registry.call('flaky', {});
+    await registry.call('flaky', {});
+    expect(registry.specs({ hideOpenCircuits: true })).toEqual([steady]);
+    expect(registry.specs({ hideOpenCircuits: true })[0]).toBe(steady);
+    expect(registry.specs()).toEqual([flaky, steady]);
+    run.mockImplementation(() => ToolResponse.success('back'));
+    await vi.advanceTimersByTimeAsync(1000);
+    await registry.call('flaky', {});
+    const shown = registry.specs({ hideOpenCircuits: true });
+    expect(shown).toHaveLength(2);
+    expect(shown[0]).toBe(flaky);
+    expect(shown[1]).toBe(steady);
+  });
+
+  it('counts health() windows through the shared bucket rotations', async () => {
+    const counting = new ToolRegistry({
+      breaker: { minimumCalls: 100, windowMs: 6_000, buckets: 6 },
+    });
+    try {
+      counting.register(
+        defineTool({
+          name: 'steady',
+          description: 'Works',
+          input: z.object({}),
+          run: () => ToolResponse.success('ok'),
+        }),
+      );
+      for (let i = 0; i < 3; i++) await counting.call('steady', {});
+      await vi.advanceTimersByTimeAsync(1_000);
+      await counting.call('steady', {});
+      expect(counting.health()[0]?.window).toMatchObject({
+        calls: 4,
+        successes: 4,
+      });
+      // The first three leave the window six rotations after they were counted.
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(counting.health()[0]?.window).toMatchObject({
+        calls: 1,
+        successes: 1,
+      });
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(counting.health()[0]?.window.calls).toBe(0);
+    } finally {
+      counting.shutdown();
+    }
+  });
+
   it('never lets argument failures or denials reach the breaker', async () => {
     const { run, tool } = failing('guarded');
     const denying = new ToolRegistry({

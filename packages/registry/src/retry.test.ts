@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { defineTool, type RetryOptions, ToolResponse } from '@candor/tools';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -148,6 +149,50 @@ describe('defineTool retry options', () => {
     input: z.object({}),
     run: () => ToolResponse.success('ok'),
   };
+
+  it('follows the caller only while an asynchronous attempt runs, and cancels the attempt under way', async () => {
+    const controller = new AbortController();
+    const listeners = (): number =>
+      getEventListeners(controller.signal, 'abort').length;
+    const seen: boolean[] = [];
+    const signals: AbortSignal[] = [];
+    registry.register(
+      defineTool({
+        name: 'slow_lookup',
+        description: 'An idempotent lookup that answers later',
+        input: z.object({ id: z.string() }),
+        idempotent: true,
+        retry: { baseDelayMs: 100 },
+        run: (_input, { signal }) => {
+          signals.push(signal);
+          seen.push(signal.aborted);
+          // The first attempt fails at once; the second never answers: a hand-made thenable.
+          if (signals.length === 1) return Promise.resolve(networkError());
+          // Typed as a promise: what a tool returns is only ever read as a thenable.
+          return { then: () => undefined } as unknown as Promise<ToolResponse>;
+        },
+      }),
+    );
+    const pending = registry.call(
+      'slow_lookup',
+      { id: 'a' },
+      { signal: controller.signal },
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    // The second attempt is running: it, and only it, follows the caller.
+    expect(signals).toHaveLength(2);
+    expect(listeners()).toBe(1);
+    controller.abort();
+    const response = await pending;
+    expect(response.status === 'error' && response.errorInfo).toMatchObject({
+      code: 'EXECUTION_ERROR',
+      cancelled: true,
+    });
+    expect(response.stats['attempts']).toBe(2);
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, true]);
+    expect(seen).toEqual([false, false]);
+    expect(listeners()).toBe(0);
+  });
 
   it('refuses retries for a tool that is not idempotent', () => {
     expect(() => defineTool({ ...base, retry: {} })).toThrow(

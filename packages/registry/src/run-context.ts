@@ -4,6 +4,13 @@ import {
   type ToolRunContext,
 } from '@candor/tools';
 
+/** The run a context belongs to: its cancellation, and how it starts following the caller. */
+export interface ContextRun {
+  readonly abort: CallAbort;
+  /** Starts following the caller's signal, if not already; never throws. */
+  followCaller(): void;
+}
+
 /** Receives a running tool's progress reports; see {@link RunContext.reportProgress}. */
 export type ProgressListener = (progress: ToolProgress) => void;
 
@@ -12,28 +19,32 @@ export type ProgressListener = (progress: ToolProgress) => void;
  * getter lives on the prototype: the AbortSignal is only made if the tool reads it.
  */
 export class RunContext implements ToolRunContext {
-  readonly #abort: CallAbort;
+  readonly #run: ContextRun;
   readonly #onProgress: ProgressListener | undefined;
   readonly callId: string;
   readonly toolName: string;
 
   constructor(
-    abort: CallAbort,
+    run: ContextRun,
     call: {
       readonly callId: string;
       readonly toolName: string;
       readonly onProgress: ProgressListener | undefined;
     },
   ) {
-    this.#abort = abort;
+    this.#run = run;
     this.#onProgress = call.onProgress;
     this.callId = call.callId;
     this.toolName = call.toolName;
   }
 
-  /** Aborted on timeout or when the caller cancels. */
+  /**
+   * Aborted on timeout or when the caller cancels. A tool that reads it follows the caller from
+   * then on, even in its synchronous start (a caller may cancel from its progress listener).
+   */
   get signal(): AbortSignal {
-    return this.#abort.signal;
+    this.#run.followCaller();
+    return this.#run.abort.signal;
   }
 
   /**

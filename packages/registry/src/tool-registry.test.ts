@@ -453,6 +453,195 @@ describe('5. run: timeout and cancellation', () => {
     });
   });
 
+  it("aborts the tool's signal when the caller cancels during the tool's synchronous start", async () => {
+    // The caller cancels from its progress listener, which runs inside the tool's first
+    // synchronous stretch; the signal the tool reads right after must already say so, or the
+    // tool starts work the caller no longer wants.
+    const { registry } = setup();
+    const controller = new AbortController();
+    const seen: boolean[] = [];
+    const started: string[] = [];
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'steps',
+        run: async (_input, { signal, reportProgress }) => {
+          for (const step of ['first', 'second']) {
+            reportProgress?.({ progress: 1 });
+            seen.push(signal.aborted);
+            if (signal.aborted) break;
+            started.push(step);
+            await Promise.resolve();
+          }
+          return ToolResponse.success('done');
+        },
+      }),
+    );
+    const response = await registry.call(
+      'steps',
+      { message: 'x' },
+      {
+        signal: controller.signal,
+        onProgress: () => {
+          controller.abort();
+        },
+      },
+    );
+    expect(seen).toEqual([true]);
+    expect(started).toEqual([]);
+    expect(response.status === 'error' && response.errorInfo).toMatchObject({
+      code: 'EXECUTION_ERROR',
+      cancelled: true,
+    });
+  });
+
+  it('aborts the signal a synchronous tool read when its caller cancels while it runs', async () => {
+    const { registry } = setup();
+    const controller = new AbortController();
+    let seen: boolean | undefined;
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'now',
+        run: (_input, { signal }) => {
+          controller.abort();
+          seen = signal.aborted;
+          return ToolResponse.success('done');
+        },
+      }),
+    );
+    const options = { signal: controller.signal };
+    const response = await registry.call('now', { message: 'x' }, options);
+    expect(seen).toBe(true);
+    // A synchronous tool's answer stands: it was over before anyone could act on the abort.
+    expect(response.status).toBe('success');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it("runs a tool that reads its signal when the caller's signal cannot be followed", async () => {
+    const { registry } = setup();
+    const real = new AbortController().signal;
+    // An AbortSignal by `instanceof` whose addEventListener throws.
+    const hostile = new Proxy(real, {
+      get(target, key) {
+        if (key === 'addEventListener') throw new Error('no listeners here');
+        return Reflect.get(target, key) as unknown;
+      },
+    });
+    let seen: boolean | undefined;
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'reads',
+        run: async (_input, { signal }) => {
+          seen = signal.aborted;
+          await Promise.resolve();
+          return ToolResponse.success('done');
+        },
+      }),
+    );
+    const response = await registry.call(
+      'reads',
+      { message: 'x' },
+      { signal: hostile },
+    );
+    expect(seen).toBe(false);
+    expect(response.status).toBe('success');
+  });
+
+  it.each([
+    [
+      'a bare AbortSignal prototype',
+      () => Object.create(AbortSignal.prototype) as AbortSignal,
+    ],
+    [
+      'a Proxy whose every read throws',
+      () =>
+        new Proxy(new AbortController().signal, {
+          get() {
+            throw new Error('hostile');
+          },
+        }),
+    ],
+  ])(
+    'answers, never rejects, when the caller passes %s as its signal',
+    async (_label, make) => {
+      const { registry } = setup();
+      const answer = ToolResponse.success('done');
+      registry.register(
+        defineTool({ ...echo, name: 'sync', run: () => answer }),
+      );
+      registry.register(
+        defineTool({
+          ...echo,
+          name: 'async',
+          run: () => Promise.resolve(answer),
+        }),
+      );
+      registry.register(
+        defineTool({
+          ...echo,
+          name: 'retried',
+          idempotent: true,
+          retry: {},
+          run: () => answer,
+        }),
+      );
+      // A signal whose reads throw cannot be asked whether it aborted: the call is refused as
+      // the registry's own failure, as a response.
+      for (const name of ['sync', 'async', 'retried']) {
+        const response = await registry.call(
+          name,
+          { message: 'x' },
+          { signal: make() },
+        );
+        expect([
+          name,
+          response.status === 'error'
+            ? response.errorInfo.code
+            : response.status,
+        ]).toEqual([name, 'INTERNAL_ERROR']);
+      }
+    },
+  );
+
+  it("adds no listener to the caller's signal when a tool reads its signal after its call ended", async () => {
+    const { registry } = setup();
+    const controller = new AbortController();
+    const kept: { signal: AbortSignal }[] = [];
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'keeps',
+        run: async (_input, context) => {
+          kept.push(context);
+          await Promise.resolve();
+          return ToolResponse.success('done');
+        },
+      }),
+    );
+    registry.register(
+      defineTool({
+        ...echo,
+        name: 'keeps_sync',
+        run: (_input, context) => {
+          kept.push(context);
+          return ToolResponse.success('done');
+        },
+      }),
+    );
+    const options = { signal: controller.signal };
+    expect(
+      (await registry.call('keeps', { message: 'x' }, options)).status,
+    ).toBe('success');
+    expect(
+      (await registry.call('keeps_sync', { message: 'x' }, options)).status,
+    ).toBe('success');
+    // Read late (a callback the tool left behind): the calls are over, nothing may follow.
+    expect(kept.map(({ signal }) => signal.aborted)).toEqual([false, false]);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
   it('does not run a tool whose caller already aborted', async () => {
     const run = vi.fn(() => ToolResponse.success('ran'));
     const { registry } = setup();

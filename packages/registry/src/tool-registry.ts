@@ -968,6 +968,8 @@ class AttemptRun implements DeadlineRun {
   readonly #call: CallRequest;
   readonly #input: unknown;
   #unfollow: () => void = keepFollowing;
+  /** Following the caller's signal, or past the point where it may start (the call ended). */
+  #following = false;
   #timedOut = false;
 
   constructor(
@@ -982,17 +984,36 @@ class AttemptRun implements DeadlineRun {
     this.#input = input;
   }
 
-  run(abort: CallAbort): unknown {
-    return this.#entry.tool.run(this.#input, new RunContext(abort, this.#call));
+  // runWithDeadline passes `this.abort`; the context reads it through this run, which also
+  // follows the caller's signal once the tool reads its own.
+  run(): unknown {
+    return this.#entry.tool.run(this.#input, new RunContext(this, this.#call));
   }
 
   /**
-   * The tool returned a promise: only now can the caller cancel it, so only now is their signal
+   * The tool returned a promise: the caller can cancel it from now on, so their signal is
    * followed (Node's `EventTarget` listeners cost a synchronous call microseconds for nothing).
    * `#run` already answered a signal aborted before the start.
    */
   pending(): void {
-    this.#unfollow = this.abort.follow(this.#call.options.signal);
+    this.followCaller();
+  }
+
+  /**
+   * Follows the caller's signal, once: when the tool returns a promise, or earlier when it reads
+   * its own signal (so the signal it holds says "aborted" as soon as the caller's does, even
+   * during its synchronous start). A signal that cannot be followed leaves the deadline alone.
+   */
+  followCaller(): void {
+    // Once following, or once the call ended (a tool that reads its signal later, from a callback
+    // it left behind, must not leave a listener on the caller's signal for good).
+    if (this.#following) return;
+    this.#following = true;
+    try {
+      this.#unfollow = this.abort.follow(this.#call.options.signal);
+    } catch {
+      // A hostile signal (a throwing getter or addEventListener): the deadline still applies.
+    }
   }
 
   accept(value: unknown): ToolResponse {
@@ -1011,12 +1032,13 @@ class AttemptRun implements DeadlineRun {
     return cancelledWhileRunning(this.toolName);
   }
 
-  /** Stops following the caller's signal and records the outcome: once, on every path. */
+  /** Stops following the caller's signal for good and records the outcome: once, every path. */
   end(
     response: ToolResponse,
     admission: Admission | undefined,
     breakerState: BreakerState | undefined,
   ): StageResult {
+    this.#following = true;
     try {
       this.#unfollow();
     } finally {
