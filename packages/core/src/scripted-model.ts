@@ -155,4 +155,13 @@ class TurnEvents implements AsyncIterableIterator<ModelEvent> {
     this.#failure = undefined;
     return Promise.resolve({ done: true, value: undefined });
   }
+
+  /** As a generator thrown into: nothing more is handed out, and the error comes back. */
+  throw(error?: unknown): Promise<IteratorResult<ModelEvent>> {
+    this.#events = [];
+    this.#failure = undefined;
+    // The caller's own value, as a generator's throw() rejects with it.
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+    return Promise.reject(error);
+  }
 }

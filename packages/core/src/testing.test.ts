@@ -125,4 +125,19 @@ describe('@candor/core/testing', () => {
     }
     expect(events[0]).toEqual({ type: 'text-delta', text: 'kept' });
   });
+
+  it('ends a stream thrown into, as a generator does, and plays no step for it', async () => {
+    const model = testing.scriptedModel([{ text: 'one' }, { text: 'two' }]);
+    const stream = model.stream({ messages: [], tools: [] });
+    const iterator = stream[Symbol.asyncIterator]();
+    const stop = new Error('consumer gave up');
+    await expect(iterator.throw?.(stop)).rejects.toBe(stop);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(model.requests).toHaveLength(0);
+    const events = [];
+    for await (const event of model.stream({ messages: [], tools: [] })) {
+      events.push(event);
+    }
+    expect(events[0]).toEqual({ type: 'text-delta', text: 'one' });
+  });
 });
