@@ -151,17 +151,20 @@ class TurnEvents implements AsyncIterableIterator<ModelEvent> {
 
   return(): Promise<IteratorResult<ModelEvent>> {
     // A consumer that stops early: nothing more is handed out.
-    this.#events = [];
-    this.#failure = undefined;
+    this.#end();
     return Promise.resolve({ done: true, value: undefined });
   }
 
   /** As a generator thrown into: nothing more is handed out, and the error comes back. */
   throw(error?: unknown): Promise<IteratorResult<ModelEvent>> {
-    this.#events = [];
-    this.#failure = undefined;
+    this.#end();
     // The caller's own value, as a generator's throw() rejects with it.
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
     return Promise.reject(error);
+  }
+
+  #end(): void {
+    this.#events = [];
+    this.#failure = undefined;
   }
 }

@@ -661,15 +661,7 @@ export class ToolRegistry {
   #finish(done: FinishInput): ToolResponse {
     const { toolName, callId, params, started, result } = done;
     const durationMs = performance.now() - started;
-    const finished = this.#final(
-      this.#scrub(
-        result.response,
-        done.secrets,
-        hasUnnamedKeys(result.response),
-      ),
-      done,
-      durationMs,
-    );
+    const finished = this.#final(result.response, done, durationMs);
     const outcome = outcomeOf(finished);
     const code =
       finished.status === 'error' ? finished.errorInfo.code : undefined;
@@ -721,23 +713,27 @@ export class ToolRegistry {
   }
 
   /**
-   * The response that leaves the seam, built in one object literal per status, so every call's
+   * The response that leaves the seam: scrubbed (the one redaction), then built in one object
+   * literal per status, so every call's
    * response has one of a few fixed shapes (no spread, then added fields): the call's timing and
    * context, the text capped at `maxResultChars`.
    */
   #final(
-    response: ToolResponse,
+    given: ToolResponse,
     done: FinishInput,
     durationMs: number,
   ): ToolResponse {
     const { toolName, callId, params } = done;
+    // Read once: scrubbing keeps the keys a response has.
+    const unnamed = hasUnnamedKeys(given);
+    const response = this.#scrub(given, done.secrets, unnamed);
     const stats = finalStats(response.stats, durationMs, done.result.attempts);
     const context =
       response.context === undefined
         ? { toolName, callId, params }
         : { ...response.context, toolName, callId, params };
     // Fields the wire schema does not name are kept, as it keeps them: the rare, slower path.
-    if (hasUnnamedKeys(response)) {
+    if (unnamed) {
       return { ...this.#cap(response), stats, context };
     }
     const limit = this.#maxResultChars;
