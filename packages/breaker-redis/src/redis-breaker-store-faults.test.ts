@@ -1,11 +1,13 @@
 import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
-import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   defaultRules,
+  rawRedisClient,
   recordingLogger,
+  redisClockPassed,
   redisInstalled,
+  redisNow,
   viewBecomes,
 } from './__fixtures__/fleet-helpers.ts';
 import { startLyingServer } from './__fixtures__/lying-server.ts';
@@ -22,32 +24,6 @@ import { type RedisServer, startRedisServer } from './redis-server.ts';
 /** Attacks on what the README and the store's doc comments promise, with a real redis-server. */
 
 const quick: FleetRules = { ...defaultRules, minimumCalls: 1 };
-
-async function rawClient(url: string) {
-  const client = createClient({ url });
-  client.on('error', () => undefined);
-  await client.connect();
-  return client;
-}
-
-async function serverNow(url: string): Promise<number> {
-  const client = await rawClient(url);
-  try {
-    const [seconds, micros] = (await client.sendCommand([
-      'TIME',
-    ])) as unknown as [string, string];
-    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-  } finally {
-    client.destroy();
-  }
-}
-
-/** Resolves once Redis's clock has passed `at` (the clock the trial script reads). */
-async function serverPassed(url: string, at: number): Promise<void> {
-  while ((await serverNow(url)) < at) {
-    // Each round trip is a real wait on the server; no timer involved.
-  }
-}
 
 /** `waited`, or a failure as soon as the store logs that it fell back as a whole. */
 async function unlessFallback<T>(
@@ -268,7 +244,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
       const opened = viewBecomes(c, 'open');
       for (let i = 0; i < 3; i++) c.record(c.admit(), true);
       await opened;
-      const raw = await rawClient(own.url);
+      const raw = await rawRedisClient(own.url);
       const held = await raw.hGet('candor:breaker:states', name);
       raw.destroy();
       expect(JSON.parse(held ?? '{}')).toMatchObject({
@@ -300,7 +276,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
       const opened = viewBecomes(cb, 'open');
       ca.record(ca.admit(), true);
       await opened;
-      await serverPassed(own.url, (ca.shared?.openedAt ?? 0) + 1);
+      await redisClockPassed(own.url, (ca.shared?.openedAt ?? 0) + 1);
       const halfOpen = Promise.all([
         viewBecomes(ca, 'half_open'),
         viewBecomes(cb, 'half_open'),
@@ -354,7 +330,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
       const opened = viewBecomes(cb, 'open');
       ca.record(ca.admit(), true);
       await opened;
-      await serverPassed(own.url, (ca.shared?.openedAt ?? 0) + 1);
+      await redisClockPassed(own.url, (ca.shared?.openedAt ?? 0) + 1);
       const halfOpen = viewBecomes(cb, 'half_open');
       expect(refusal(ca).state).toBe('half_open');
       await halfOpen;
@@ -395,7 +371,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     expect(await s.connect()).toBe(true);
     expect(await other.connect()).toBe(true);
     const c = s.circuit(name, quick);
-    const raw = await rawClient(own.url);
+    const raw = await rawRedisClient(own.url);
     const warned = log.next('warn', /unusable/);
     const back = Promise.all([
       log.next('info', /resynchronised/),
@@ -421,7 +397,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     const log = recordingLogger();
     const bad = fresh();
     const good = fresh();
-    const raw = await rawClient(redis.url);
+    const raw = await rawRedisClient(redis.url);
     await raw.set(`foreign:window:${bad}`, 'not a hash');
     const s = await store({ keyPrefix: 'foreign:', logger: log.logger });
     const cBad = s.circuit(bad, quick);
@@ -446,8 +422,8 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     const marker = fresh();
     const rules = { ...defaultRules, minimumCalls: 3 };
     const bucketMs = rules.windowMs / rules.buckets;
-    const raw = await rawClient(redis.url);
-    const id = Math.floor((await serverNow(redis.url)) / bucketMs);
+    const raw = await rawRedisClient(redis.url);
+    const id = Math.floor((await redisNow(raw)) / bucketMs);
     const key = `junk:window:${name}`;
     // Counts HINCRBY cannot add to (in this bucket and the next, should it roll over), floats,
     // a future bucket, foreign field names. Counted, they would open the circuit.
@@ -483,7 +459,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
 
   it('a well-formed foreign "closed" record does not freeze the tool: outcomes still count', async () => {
     const name = fresh();
-    const raw = await rawClient(redis.url);
+    const raw = await rawRedisClient(redis.url);
     await raw.hSet(
       'closed-rec:states',
       name,
@@ -506,7 +482,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     'someone else’s lease key (%s) does not keep the fleet from its trial',
     async (_, kind) => {
       const name = fresh();
-      const raw = await rawClient(redis.url);
+      const raw = await rawRedisClient(redis.url);
       const key = `foreign-lease:lease:${name}`;
       if (kind === 'string') await raw.set(key, 'not a lease');
       else await raw.hSet(key, 'holder', 'nobody');
@@ -515,7 +491,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
       const opened = viewBecomes(c, 'open');
       c.record(c.admit(), true);
       await opened;
-      await serverPassed(redis.url, (c.shared?.openedAt ?? 0) + 1);
+      await redisClockPassed(redis.url, (c.shared?.openedAt ?? 0) + 1);
       expect(refusal(c).state).toBe('half_open');
       await c.lease();
       expect(c.admit().kind).toBe('trial');
@@ -535,9 +511,9 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     const opened = viewBecomes(c, 'open');
     c.record(c.admit(), true);
     await opened;
-    const raw = await rawClient(redis.url);
+    const raw = await rawRedisClient(redis.url);
     await raw.hSet('trial-junk:states', name, '{"state":"open","epoch":1}');
-    await serverPassed(redis.url, (c.shared?.openedAt ?? 0) + 1);
+    await redisClockPassed(redis.url, (c.shared?.openedAt ?? 0) + 1);
     expect(refusal(c).state).toBe('half_open');
     await c.lease();
     expect(s.health).toBe('healthy');
@@ -552,7 +528,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore under faults', () => {
     'the %s key of the wrong type: every tool is local with one warning, and the store comes back once it is fixed',
     async (key) => {
       const log = recordingLogger();
-      const raw = await rawClient(redis.url);
+      const raw = await rawRedisClient(redis.url);
       const prefix = `wrong-type-${key}:`;
       await raw.set(`${prefix}${key}`, 'a string');
       const s = await store({

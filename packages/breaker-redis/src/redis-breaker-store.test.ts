@@ -1,8 +1,9 @@
-import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defaultRules,
+  rawRedisClient,
   recordingLogger,
+  redisClockPassed,
   redisInstalled,
   viewBecomes,
 } from './__fixtures__/fleet-helpers.ts';
@@ -49,33 +50,13 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     return made;
   }
 
-  async function raw() {
-    const client = createClient({ url: redis.url });
-    client.on('error', () => undefined);
-    await client.connect();
-    return client;
-  }
+  const raw = () => rawRedisClient(redis.url);
 
-  /**
-   * Resolves once the open circuit's reset timeout has passed on Redis's clock, the one the
-   * trial script reads. The local view may call the trial due a millisecond early; the server
-   * then refuses the lease, and nothing in a test would ask again.
-   */
+  /** Resolves once the open circuit's reset timeout has passed on Redis's clock. */
   async function dueOnServer(circuit: FleetCircuit): Promise<void> {
     const openedAt = circuit.shared?.openedAt;
     if (openedAt === undefined) throw new Error('the circuit is not open');
-    const client = await raw();
-    try {
-      for (;;) {
-        const [seconds, micros] = (await client.sendCommand([
-          'TIME',
-        ])) as unknown as [string, string];
-        const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-        if (now >= openedAt + circuit.rules.resetTimeoutMs) return;
-      }
-    } finally {
-      client.destroy();
-    }
+    await redisClockPassed(redis.url, openedAt + circuit.rules.resetTimeoutMs);
   }
 
   /**
@@ -416,9 +397,7 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
       const opened = viewBecomes(c, 'open');
       c.record(c.admit(), true);
       await opened;
-      const client = createClient({ url: own.url });
-      client.on('error', () => undefined);
-      await client.connect();
+      const client = await rawRedisClient(own.url);
       const sleeping = client.sendCommand(['DEBUG', 'SLEEP', '1']);
       // No call waits on the store: the one finding the trial due is answered at once, and the
       // lease is asked for in the background.

@@ -1,4 +1,5 @@
 import { type Logger } from '@candor/tools';
+import { createClient } from '@redis/client';
 import {
   type FleetCircuit,
   type FleetRules,
@@ -81,4 +82,38 @@ export function recordingLogger(): {
         waiters.push({ level, pattern, resolve });
       }),
   };
+}
+
+/** A plain Redis client for a test to look at or tamper with the server; errors are ignored. */
+export async function rawRedisClient(url: string) {
+  const client = createClient({ url });
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
+}
+
+/** Redis's clock in ms: the one clock every fleet script reads. */
+export async function redisNow(
+  client: Awaited<ReturnType<typeof rawRedisClient>>,
+): Promise<number> {
+  const [seconds, micros] = (await client.sendCommand(['TIME'])) as unknown as [
+    string,
+    string,
+  ];
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}
+
+/**
+ * Resolves once Redis's clock has passed `at`. A local view may call a trial due a millisecond
+ * before the server does; the server then refuses the lease, and nothing in a test asks again.
+ */
+export async function redisClockPassed(url: string, at: number): Promise<void> {
+  const client = await rawRedisClient(url);
+  try {
+    while ((await redisNow(client)) < at) {
+      // Each round trip is a real wait on the server; no timer involved.
+    }
+  } finally {
+    client.destroy();
+  }
 }
