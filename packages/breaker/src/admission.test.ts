@@ -34,10 +34,110 @@ describe('the admit/record seam', () => {
     expect(first.admitted && second.admitted).toBe(true);
     // opossum's own timeout is off: admitting holds no timer.
     expect(vi.getTimerCount()).toBe(timers);
+    // Calls are counted when they end, as the fleet's shared window counts them.
+    expect(breaker.snapshot().window).toMatchObject({ calls: 0, failures: 0 });
     if (first.admitted) first.record(failure);
-    expect(breaker.snapshot().window).toMatchObject({ calls: 2, failures: 1 });
+    expect(breaker.snapshot().window).toMatchObject({ calls: 1, failures: 1 });
+    expect(breaker.state).toBe('closed');
     if (second.admitted) second.record(failure);
     expect(breaker.state).toBe('open');
+  });
+
+  it('takes the failure rate over calls that ended, not calls still in flight', () => {
+    const breaker = make();
+    const inFlight = [breaker.admit(), breaker.admit(), breaker.admit()];
+    const [first, second, third] = inFlight;
+    if (!first?.admitted || !second?.admitted || !third?.admitted) {
+      throw new Error('expected three admissions');
+    }
+    first.record(failure);
+    second.record(failure);
+    // 2 of 2 ended calls failed; counting the third, still running, would have said 2 of 3.
+    expect(breaker.snapshot().window).toMatchObject({
+      calls: 2,
+      failures: 2,
+      failureRatePct: 100,
+    });
+    expect(breaker.state).toBe('open');
+    third.record(ToolResponse.success('late'));
+    expect(breaker.snapshot().window).toMatchObject({
+      calls: 3,
+      failures: 2,
+      successes: 1,
+      rejected: 0,
+    });
+    // A success from a call let through before the circuit opened does not close it.
+    expect(breaker.state).toBe('open');
+  });
+
+  it('counts a failure that ends after the circuit opened as a failure, not a refusal', () => {
+    const breaker = make();
+    const changes: string[] = [];
+    breaker.onStateChange((change) => changes.push(change.to));
+    const stale = breaker.admit();
+    for (let i = 0; i < 2; i++) {
+      const admission = breaker.admit();
+      if (admission.admitted) admission.record(failure);
+    }
+    expect(breaker.state).toBe('open');
+    if (stale.admitted) stale.record(failure);
+    expect(breaker.snapshot().window).toMatchObject({
+      calls: 3,
+      failures: 3,
+      rejected: 0,
+    });
+    expect(breaker.state).toBe('open');
+    expect(changes).toEqual(['open']);
+  });
+
+  it('reopens a half-open circuit when a call let through before it opened fails, as opossum does', async () => {
+    const breaker = make();
+    const changes: string[] = [];
+    breaker.onStateChange((change) => changes.push(change.to));
+    const stale = breaker.admit();
+    for (let i = 0; i < 2; i++) {
+      const admission = breaker.admit();
+      if (admission.admitted) admission.record(failure);
+    }
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(breaker.state).toBe('half_open');
+    if (stale.admitted) stale.record(failure);
+    expect(breaker.state).toBe('open');
+    expect(changes).toEqual(['open', 'half_open', 'open']);
+    // The reset timer runs again from the reopening.
+    await vi.advanceTimersByTimeAsync(999);
+    expect(breaker.state).toBe('open');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(breaker.state).toBe('half_open');
+  });
+
+  it('closes a half-open circuit when a call let through before it opened succeeds, as opossum does', async () => {
+    const breaker = make();
+    const stale = breaker.admit();
+    for (let i = 0; i < 2; i++) {
+      const admission = breaker.admit();
+      if (admission.admitted) admission.record(failure);
+    }
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(breaker.state).toBe('half_open');
+    if (stale.admitted) stale.record(ToolResponse.success('back'));
+    expect(breaker.state).toBe('closed');
+    // Closing flushed the window, as every close does.
+    expect(breaker.snapshot().window).toMatchObject({ calls: 0, failures: 0 });
+  });
+
+  it('records nothing into a circuit shut down while the call ran, and does not throw', () => {
+    const breaker = make();
+    const running = [breaker.admit(), breaker.admit()];
+    breaker.shutdown();
+    for (const [index, admission] of running.entries()) {
+      if (!admission.admitted) throw new Error('expected an admission');
+      expect(() => {
+        admission.record(index === 0 ? failure : ToolResponse.success('late'));
+      }).not.toThrow();
+    }
+    expect(breaker.state).toBe('shutdown');
+    expect(breaker.snapshot().window).toMatchObject({ calls: 0, failures: 0 });
   });
 
   it('ignores a second record of the same admission', () => {

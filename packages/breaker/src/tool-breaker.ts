@@ -28,7 +28,7 @@ import { type LatencyStatus, withoutLatencies } from './without-latencies.ts';
 
 /** What a breaker's rolling window holds right now. */
 export interface BreakerWindow {
-  /** Every call the breaker saw in the window, refused ones included (the rate's denominator). */
+  /** Every call that ended in the window, and every refusal (the rate's denominator). */
   calls: number;
   /** Calls counted as failures: counted ERROR codes, throws and deadline timeouts. */
   failures: number;
@@ -251,6 +251,70 @@ class SharedOutcome implements Admission {
     }
   }
 }
+
+/**
+ * A call admitted while the circuit was closed. opossum is told when the call ends, not when it
+ * starts, as the fleet's shared window is: a call in flight is not yet in the window, and the
+ * failure rate is over calls that ended. A success is counted through opossum's own `fire` and
+ * `success` events (what `fire()` emits for it, without its promise, its closures and its two
+ * clock reads: a fifth of a trivial tool's call through the registry). A failure goes through
+ * `fire()` itself, so opossum's own rule decides whether the circuit opens. A half-open trial
+ * still fires at admission, to take opossum's one trial slot.
+ */
+class ClosedOutcome implements Admission {
+  readonly admitted = true;
+  #recorded = false;
+  readonly #breaker: OpossumToolBreaker;
+  readonly #circuit: ToolCircuit;
+
+  constructor(breaker: OpossumToolBreaker, circuit: ToolCircuit) {
+    this.#breaker = breaker;
+    this.#circuit = circuit;
+  }
+
+  record(response: ToolResponse, options?: RecordOptions): void {
+    if (this.#recorded) return;
+    this.#recorded = true;
+    const failure = this.#breaker.settle(response, options?.timedOut === true);
+    const circuit = this.#circuit;
+    if (failure === undefined) {
+      // opossum's Status counts both; its own `success` listener closes a half-open circuit, as
+      // it does for any success that arrives then. Neither reads the payload.
+      circuit.emit('fire', noArguments);
+      circuit.emit('success', undefined, 0);
+    } else if (circuit.closed) {
+      failThrough(circuit, new Outcome(this.#breaker), failure);
+    } else {
+      // The circuit opened (or went half-open) while this call ran: fire() would refuse it, and
+      // count a refusal for a call that ran. Counted as opossum counts the failure of a call it
+      // let through before opening: a failure that changes nothing while open, and reopens a
+      // half-open circuit.
+      circuit.emit('fire', noArguments);
+      circuit.emit('failure', failure, 0, noArguments);
+      if (circuit.halfOpen) circuit.open();
+    }
+  }
+}
+
+/** A failure told to opossum through fire(), so its own rule decides whether to open. */
+function failThrough(
+  circuit: ToolCircuit,
+  outcome: Outcome,
+  failure: CountedFailure,
+): void {
+  let fired: Promise<unknown>;
+  try {
+    fired = circuit.fire(outcome);
+  } catch {
+    // opossum never throws from fire() on a closed circuit; the call's response stands anyway.
+    return;
+  }
+  // Rejected with the failure, which nothing else waits for.
+  fired.then(ignore, ignore);
+  outcome.link.onFailure?.(failure);
+}
+
+const noArguments: readonly unknown[] = Object.freeze([]);
 
 // A disabled breaker admits everything and records nothing.
 const passThrough: Admission = Object.freeze({
@@ -514,6 +578,8 @@ class OpossumToolBreaker implements ToolBreaker {
       const answer = this.#admitShared(shared);
       if (answer !== undefined) return answer;
     }
+    // Closed (not half-open, open or shut down): opossum only counts this call, when it ends.
+    if (circuit.closed) return new ClosedOutcome(this, circuit);
     const outcome = new Outcome(this);
     let fired: Promise<unknown>;
     try {
