@@ -213,6 +213,8 @@ class Outcome implements Admission {
     if (this.#recorded) return;
     this.#recorded = true;
     const failure = this.#breaker.settle(response, options?.timedOut === true);
+    // The trial is counted in the window as it ends, as every call is (see admit()).
+    this.#breaker.ended();
     if (failure === undefined) {
       this.link.onSuccess?.(response);
       return;
@@ -315,6 +317,22 @@ function failThrough(
 }
 
 const noArguments: readonly unknown[] = Object.freeze([]);
+
+/** The part of opossum's `Status` that fire() counts a call in as it starts. */
+interface StartedCounts {
+  /** A copy of the window's bucket list, newest first; the buckets themselves are live. */
+  readonly window: readonly { fires: number }[];
+}
+
+/**
+ * Takes back the `fire` count that fire() made as it let a half-open trial through, so the trial
+ * is counted when it ends, as every call is. fire() counted it in the newest bucket just now,
+ * synchronously, so no rotation came in between.
+ */
+function uncountStart(circuit: ToolCircuit): void {
+  const newest = (circuit.status as unknown as StartedCounts).window[0];
+  if (newest !== undefined) newest.fires -= 1;
+}
 
 // A disabled breaker admits everything and records nothing.
 const passThrough: Admission = Object.freeze({
@@ -519,6 +537,11 @@ class OpossumToolBreaker implements ToolBreaker {
     return circuit;
   }
 
+  /** Counts an admitted half-open trial in opossum's window as it ends. Called by Outcome. */
+  ended(): void {
+    this.#circuit?.emit('fire', noArguments);
+  }
+
   /** opossum counted a failure. Called by the circuit's listener. */
   failed(error: unknown): void {
     this.#lastCountedCode = failureCode(error) ?? this.#lastCountedCode;
@@ -588,6 +611,9 @@ class OpossumToolBreaker implements ToolBreaker {
       return refusal(this.#misused(error), undefined);
     }
     if (outcome.started) {
+      // The half-open trial: fire() took opossum's one trial slot, and counted the call as it
+      // started. A call in flight is not in the window, so the count moves to record().
+      uncountStart(circuit);
       outcome.watch(fired);
       return outcome;
     }
