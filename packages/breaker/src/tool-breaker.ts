@@ -183,7 +183,10 @@ class OutcomeLink {
   }
 }
 
-/** One admitted call: records its outcome into opossum, once. */
+/**
+ * A call fire() let through: a half-open trial, admitted and recorded by its owner, or a failure
+ * of a closed-circuit call, handed to opossum by {@link failThrough}.
+ */
 class Outcome implements Admission {
   readonly admitted = true;
   // A separate object: an Admission must never itself be a thenable, or `await admit()` hangs.
@@ -261,7 +264,7 @@ class SharedOutcome implements Admission {
  * `success` events (what `fire()` emits for it, without its promise, its closures and its two
  * clock reads: a fifth of a trivial tool's call through the registry). A failure goes through
  * `fire()` itself, so opossum's own rule decides whether the circuit opens. A half-open trial
- * still fires at admission, to take opossum's one trial slot.
+ * still fires at admission, to take opossum's one trial slot, and is counted when it ends too.
  */
 class ClosedOutcome implements Admission {
   readonly admitted = true;
