@@ -24,6 +24,15 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+async function openThenHalfOpen(breaker: ToolBreaker): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const admission = breaker.admit();
+    if (admission.admitted) admission.record(failure);
+  }
+  await vi.advanceTimersByTimeAsync(1_000);
+  expect(breaker.state).toBe('half_open');
+}
+
 describe('the admit/record seam', () => {
   it('counts synchronously on record, with no timer of its own', () => {
     const breaker = make();
@@ -124,6 +133,52 @@ describe('the admit/record seam', () => {
     expect(breaker.state).toBe('closed');
     // Closing flushed the window, as every close does.
     expect(breaker.snapshot().window).toMatchObject({ calls: 0, failures: 0 });
+  });
+
+  it('counts a half-open trial when it ends, like every other call', async () => {
+    const breaker = make();
+    await openThenHalfOpen(breaker);
+    const trial = breaker.admit();
+    if (!trial.admitted) throw new Error('expected the trial');
+    // The trial is still running: it is not in the window yet.
+    expect(breaker.snapshot().window).toMatchObject({ calls: 2, failures: 2 });
+    // A call refused while the trial runs is a refusal, counted at once.
+    expect(breaker.admit().admitted).toBe(false);
+    expect(breaker.snapshot().window).toMatchObject({ calls: 3, rejected: 1 });
+    trial.record(failure);
+    expect(breaker.state).toBe('open');
+    expect(breaker.snapshot().window).toMatchObject({
+      calls: 4,
+      failures: 3,
+      rejected: 1,
+    });
+  });
+
+  it('keeps a trial that ends after a stale success closed the circuit inside its window', async () => {
+    for (const ending of [failure, ToolResponse.success('late trial')]) {
+      const breaker = make();
+      const changes: string[] = [];
+      breaker.onStateChange((change) => changes.push(change.to));
+      const stale = breaker.admit();
+      await openThenHalfOpen(breaker);
+      const trial = breaker.admit();
+      if (!stale.admitted || !trial.admitted)
+        throw new Error('expected two admissions');
+      stale.record(ToolResponse.success('back'));
+      expect(breaker.state).toBe('closed');
+      trial.record(ending);
+      // The flushed window holds the trial alone: never more failures or successes than calls.
+      const failed = ending === failure ? 1 : 0;
+      expect(breaker.snapshot().window).toMatchObject({
+        calls: 1,
+        failures: failed,
+        successes: 1 - failed,
+        failureRatePct: failed * 100,
+      });
+      // One failure is below minimumCalls (2): the recovered circuit stays closed.
+      expect(breaker.state).toBe('closed');
+      expect(changes).toEqual(['open', 'half_open', 'closed']);
+    }
   });
 
   it('records nothing into a circuit shut down while the call ran, and does not throw', () => {

@@ -183,7 +183,10 @@ class OutcomeLink {
   }
 }
 
-/** One admitted call: records its outcome into opossum, once. */
+/**
+ * A call fire() let through: a half-open trial, admitted and recorded by its owner, or a failure
+ * of a closed-circuit call, handed to opossum by {@link failThrough}.
+ */
 class Outcome implements Admission {
   readonly admitted = true;
   // A separate object: an Admission must never itself be a thenable, or `await admit()` hangs.
@@ -213,6 +216,8 @@ class Outcome implements Admission {
     if (this.#recorded) return;
     this.#recorded = true;
     const failure = this.#breaker.settle(response, options?.timedOut === true);
+    // The trial is counted in the window as it ends, as every call is (see admit()).
+    this.#breaker.ended();
     if (failure === undefined) {
       this.link.onSuccess?.(response);
       return;
@@ -259,7 +264,7 @@ class SharedOutcome implements Admission {
  * `success` events (what `fire()` emits for it, without its promise, its closures and its two
  * clock reads: a fifth of a trivial tool's call through the registry). A failure goes through
  * `fire()` itself, so opossum's own rule decides whether the circuit opens. A half-open trial
- * still fires at admission, to take opossum's one trial slot.
+ * still fires at admission, to take opossum's one trial slot, and is counted when it ends too.
  */
 class ClosedOutcome implements Admission {
   readonly admitted = true;
@@ -315,6 +320,22 @@ function failThrough(
 }
 
 const noArguments: readonly unknown[] = Object.freeze([]);
+
+/** The part of opossum's `Status` that fire() counts a call in as it starts. */
+interface StartedCounts {
+  /** A copy of the window's bucket list, newest first; the buckets themselves are live. */
+  readonly window: readonly { fires: number }[];
+}
+
+/**
+ * Takes back the `fire` count that fire() made as it let a half-open trial through, so the trial
+ * is counted when it ends, as every call is. fire() counted it in the newest bucket just now,
+ * synchronously, so no rotation came in between.
+ */
+function uncountStart(circuit: ToolCircuit): void {
+  const newest = (circuit.status as unknown as StartedCounts).window[0];
+  if (newest !== undefined) newest.fires -= 1;
+}
 
 // A disabled breaker admits everything and records nothing.
 const passThrough: Admission = Object.freeze({
@@ -519,6 +540,11 @@ class OpossumToolBreaker implements ToolBreaker {
     return circuit;
   }
 
+  /** Counts an admitted half-open trial in opossum's window as it ends. Called by Outcome. */
+  ended(): void {
+    this.#circuit?.emit('fire', noArguments);
+  }
+
   /** opossum counted a failure. Called by the circuit's listener. */
   failed(error: unknown): void {
     this.#lastCountedCode = failureCode(error) ?? this.#lastCountedCode;
@@ -588,6 +614,9 @@ class OpossumToolBreaker implements ToolBreaker {
       return refusal(this.#misused(error), undefined);
     }
     if (outcome.started) {
+      // The half-open trial: fire() took opossum's one trial slot, and counted the call as it
+      // started. A call in flight is not in the window, so the count moves to record().
+      uncountStart(circuit);
       outcome.watch(fired);
       return outcome;
     }

@@ -309,4 +309,74 @@ describe('the seam, under fast-check', () => {
       settings(Math.max(1, Math.floor(runs / 10))),
     );
   }, 120_000);
+
+  it('breaker counts stay exact when the breaker opens under concurrency', async () => {
+    const call = fc.record({
+      outcome: fc.constantFrom('success', 'counted', 'not-counted', 'throw'),
+      // Microtask turns before the call begins, and before the tool answers: calls begin while
+      // others end, and end in another order than they began.
+      wait: fc.nat({ max: 8 }),
+      turns: fc.nat({ max: 8 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(call, { maxLength: 40 }), async (calls) => {
+        const registry = new ToolRegistry({
+          breaker: { minimumCalls: 2, failureRatePct: 50 },
+        });
+        registry.register(
+          defineTool({
+            name: 'mixed',
+            description: 'Answers as told, late',
+            input: z.object({ i: z.number() }),
+            run: async ({ i }) => {
+              const { outcome, turns } = calls[i] ?? {
+                outcome: 'success',
+                turns: 0,
+              };
+              for (let turn = 0; turn < turns; turn++) await Promise.resolve();
+              switch (outcome) {
+                case 'counted':
+                  return ToolResponse.error('API_ERROR', 'upstream 502');
+                case 'not-counted':
+                  return ToolResponse.error('NOT_FOUND', 'no such thing');
+                case 'throw':
+                  throw Object.assign(new Error('reset'), {
+                    code: 'ECONNRESET',
+                  });
+                case 'success':
+                  return ToolResponse.success('ok');
+              }
+            },
+          }),
+        );
+        const running: Promise<ToolResponse>[] = [];
+        for (const [i, { wait }] of calls.entries()) {
+          for (let turn = 0; turn < wait; turn++) await Promise.resolve();
+          running.push(registry.call('mixed', { i }));
+        }
+        const responses = await Promise.all(running);
+        const codes = responses.map((response) =>
+          response.status === 'error' ? response.errorInfo.code : 'ran',
+        );
+        const rejected = codes.filter((code) => code === 'CIRCUIT_OPEN').length;
+        const failures = codes.filter(
+          (code) => code === 'API_ERROR' || code === 'NETWORK_ERROR',
+        ).length;
+        const health = registry.health()[0];
+        registry.shutdown();
+        if (calls.length === 0) return health === undefined;
+        // Calls that began before the breaker opened still end, and are counted as they end;
+        // every refusal is counted once; nothing is counted twice.
+        expect(health?.window).toMatchObject({
+          calls: calls.length,
+          failures,
+          successes: calls.length - failures - rejected,
+          rejected,
+        });
+        if (rejected > 0) expect(health?.state).toBe('open');
+        return true;
+      }),
+      settings(Math.max(1, Math.floor(runs / 10))),
+    );
+  }, 120_000);
 });
