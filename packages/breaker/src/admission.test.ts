@@ -252,3 +252,29 @@ describe('the admit/record seam', () => {
     expect(!shut.admitted && shut.response.errorInfo.retryable).toBe(false);
   });
 });
+
+describe('timeouts in the window', () => {
+  it('counts a timed-out call in timeouts only while TIMEOUT counts as a failure', () => {
+    const timeout = ToolResponse.error('TIMEOUT', 'too slow');
+    const counted = make();
+    const notCounted = createToolBreaker('slow_tool', {
+      failureCodes: ['NETWORK_ERROR'],
+    });
+    created.push(notCounted);
+    for (const breaker of [counted, notCounted]) {
+      const admission = breaker.admit();
+      if (admission.admitted) admission.record(timeout, { timedOut: true });
+    }
+    expect(counted.snapshot().window).toMatchObject({
+      calls: 1,
+      failures: 1,
+      timeouts: 1,
+    });
+    expect(notCounted.snapshot().window).toMatchObject({
+      calls: 1,
+      failures: 0,
+      successes: 1,
+      timeouts: 0,
+    });
+  });
+});

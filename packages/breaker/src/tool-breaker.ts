@@ -36,7 +36,7 @@ export interface BreakerWindow {
   successes: number;
   /** Calls refused with CIRCUIT_OPEN by the breaker's own state. */
   rejected: number;
-  /** Calls their deadline ended; each is also in `failures`, once. */
+  /** Calls their deadline ended, while `TIMEOUT` counts as a failure; each is also in `failures`, once. */
   timeouts: number;
   /** `failures / calls * 100`, or 0 for an empty window. */
   failureRatePct: number;
