@@ -157,10 +157,8 @@ describe('importMcpTools with a logger that throws', () => {
         logger,
       },
     );
-    let second: RegistryService | undefined;
     cleanups.push(async () => {
       await link.close();
-      await second?.close();
       registry.shutdown();
       served.shutdown();
     });
@@ -177,7 +175,8 @@ describe('importMcpTools with a logger that throws', () => {
     expect(codeOf(await registry.call('ping', {}))).toBe('NETWORK_ERROR');
     await disconnected;
     const connected = next('connected');
-    second = await serveHttp(served, logger, Number(first.url.port));
+    const second = await serveHttp(served, logger, Number(first.url.port));
+    cleanups.push(() => second.close());
     await connected;
     expect((await registry.call('ping', {})).text).toBe('pong');
     expect(attempts()).toBeGreaterThan(0);

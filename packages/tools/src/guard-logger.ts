@@ -55,7 +55,7 @@ function wrap(target: Logger): Logger {
     child: (bindings: Bindings): Logger => {
       let child: unknown;
       try {
-        const make: unknown = target.child;
+        const make: unknown = Reflect.get(target, 'child');
         if (typeof make === 'function') {
           child = Reflect.apply(make, target, [bindings]);
         }
