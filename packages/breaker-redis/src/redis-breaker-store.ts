@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { type ConnectionOptions } from 'node:tls';
 import { type BreakerStateStore } from '@candor/breaker';
 import { describeThrown } from '@candor/errors';
-import { type Logger, silentLogger } from '@candor/tools';
+import { guardLogger, type Logger } from '@candor/tools';
 import { createClient } from '@redis/client';
 import {
   FleetCircuit,
@@ -189,9 +189,8 @@ export class RedisBreakerStore implements BreakerStateStore {
     this.#connectTimeoutMs =
       options.connectTimeoutMs ?? defaults.connectTimeoutMs;
     this.#probeMs = options.probeIntervalMs ?? defaults.probeIntervalMs;
-    this.#logger = (options.logger ?? silentLogger).child({
-      component: 'breaker-redis',
-    });
+    // A logger that throws loses its line, never a fallback, a resync or a count.
+    this.#logger = guardLogger(options.logger, { component: 'breaker-redis' });
     const probeMs = this.#probeMs;
     const tls = options.tls;
     this.#client = createClient({

@@ -4,7 +4,7 @@ import {
   isToolErrorCode,
   type ToolErrorCode,
 } from '@candor/errors';
-import { type Logger, silentLogger } from '@candor/tools';
+import { guardLogger, type Logger } from '@candor/tools';
 import { type Meter, metrics } from '@opentelemetry/api';
 import { type BreakerStateStore } from './breaker-state-store.ts';
 import { instrumentationScope } from './instrumentation-scope.ts';
@@ -357,7 +357,8 @@ export function resolveBreakerOptions(
     failureRatePct: options.failureRatePct ?? breakerDefaults.failureRatePct,
     failureCodes,
     enabled: options.enabled ?? breakerDefaults.enabled,
-    logger: options.logger ?? silentLogger,
+    // Guarded: the breaker logs inside record() and in timers, where a throw would cost a call.
+    logger: guardLogger(options.logger),
     meter:
       options.telemetry === false
         ? undefined

@@ -1,8 +1,8 @@
 import {
+  guardLogger,
   type Logger,
   outcomeOf,
   SecretRedactor,
-  silentLogger,
   type ToolExecutor,
   toolResultForModel,
   type ToolResultForModelOptions,
@@ -127,9 +127,8 @@ export class Agent {
     this.#budget = options.errorBudget ?? {};
     this.#redactor = options.toolResult?.redactor ?? defaultRedactor;
     this.#toolResult = { ...options.toolResult, redactor: this.#redactor };
-    this.#logger = (options.logger ?? silentLogger).child({
-      component: 'agent',
-    });
+    // A logger that throws loses its line, never a run's result.
+    this.#logger = guardLogger(options.logger, { component: 'agent' });
     const name = options.name ?? 'agent';
     if (typeof name !== 'string' || name === '') {
       throw new TypeError('Agent: name must be a non-empty string');

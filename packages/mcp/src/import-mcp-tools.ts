@@ -1,9 +1,9 @@
 import { type RegisterOptions, type ToolRegistry } from '@candor/registry';
 import {
   defineTool,
+  guardLogger,
   type JsonSchema,
   type Logger,
-  silentLogger,
   TOOL_NAME_PATTERN,
   type ToolProgress,
   ToolResponse,
@@ -153,9 +153,8 @@ class McpLink implements McpImport {
     this.#source = source;
     this.#registry = registry;
     this.#options = options;
-    this.#logger = (options.logger ?? silentLogger).child({
-      component: 'mcp-import',
-    });
+    // A logger that throws loses its line, never a call's result nor a reconnection.
+    this.#logger = guardLogger(options.logger, { component: 'mcp-import' });
     this.#delayMs = this.#initialDelay();
   }
 

@@ -8,9 +8,9 @@ import { type AddressInfo } from 'node:net';
 import { type Readable, type Writable } from 'node:stream';
 import { type ToolRegistry } from '@candor/registry';
 import {
+  guardLogger,
   type JsonSchema,
   type Logger,
-  silentLogger,
   type ToolProgress,
   toolResultForModel,
 } from '@candor/tools';
@@ -116,9 +116,12 @@ export async function serveRegistry(
   options: StdioServeOptions | HttpServeOptions,
 ): Promise<RegistryService> {
   checkElicitApproval(options.elicitApproval);
-  const logger = (options.logger ?? silentLogger).child({
-    component: 'mcp-server',
-  });
+  // A logger that throws loses its line, never an answer to a client. Guarded once: each
+  // server made below is given the guarded logger, which guardLogger returns as is.
+  const guarded = guardLogger(options.logger);
+  const logger = guarded.child({ component: 'mcp-server' });
+  const serverOptions =
+    options.logger === undefined ? options : { ...options, logger: guarded };
   // The low-level Server, not McpServer: tools here are listed per request from the registry,
   // with its own JSON Schemas, and validated by the registry, not by the SDK a second time.
   // eslint-disable-next-line @typescript-eslint/no-deprecated
@@ -147,7 +150,7 @@ export async function serveRegistry(
     // Over HTTP a cancelled call is also a closed request: its signal aborts the call.
     const server = createRegistryServer(
       registry,
-      options,
+      serverOptions,
       context.requestInfo?.signal,
     );
     servers.add(server);
@@ -299,6 +302,7 @@ export function createRegistryServer(
   // eslint-disable-next-line @typescript-eslint/no-deprecated
 ): Server {
   checkElicitApproval(options.elicitApproval);
+  const logger = guardLogger(options.logger);
   // eslint-disable-next-line @typescript-eslint/no-deprecated
   const server = new Server(
     {
@@ -342,7 +346,7 @@ export function createRegistryServer(
   });
   server.setRequestHandler('tools/call', async (request, context) => {
     const { name, arguments: args } = request.params;
-    const progress = progressSender(context, options.logger ?? silentLogger);
+    const progress = progressSender(context, logger);
     const approve =
       options.elicitApproval === undefined
         ? undefined

@@ -18,6 +18,7 @@ import {
   SecretRedactor,
   CallAbort,
   defineTool,
+  guardLogger,
   isToolDefinition,
   type Logger,
   outcomeOf,
@@ -289,9 +290,9 @@ export class ToolRegistry {
   #shutDown = false;
 
   constructor(options: ToolRegistryOptions = {}) {
-    this.#logger = (options.logger ?? silentLogger).child({
-      component: 'tool-registry',
-    });
+    // Guarded once, here: a logger that throws loses its line, never a call's response.
+    const logger = guardLogger(options.logger);
+    this.#logger = logger.child({ component: 'tool-registry' });
     this.#timeoutMs = positive(
       'timeoutMs',
       options.timeoutMs,
@@ -315,7 +316,7 @@ export class ToolRegistry {
       options.breaker === false
         ? undefined
         : new BreakerRegistry({
-            logger: options.logger ?? silentLogger,
+            logger,
             telemetry:
               telemetry === false
                 ? false

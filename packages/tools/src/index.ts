@@ -54,6 +54,7 @@ export { toAnthropicTool, toOpenAITool } from './provider-specs.ts';
 export type { AnthropicToolSpec, OpenAIToolSpec } from './provider-specs.ts';
 export { ToolProtocolError } from './tool-protocol-error.ts';
 export { silentLogger } from './logger.ts';
+export { guardLogger } from './guard-logger.ts';
 export type { Logger, LogMethod } from './logger.ts';
 export { CallAbort } from './call-abort.ts';
 export {

@@ -6,7 +6,7 @@ import { measureResult } from './measure-result.ts';
 import { normaliseCall, type NormaliseOptions } from './normalise-call.ts';
 import type { TraceRule, TraceTable } from './parse-trace-table.ts';
 import { summariseArguments } from './summarise-arguments.ts';
-import { type Logger, ObservedOutcome, silentLogger } from '@candor/tools';
+import { guardLogger, type Logger, ObservedOutcome } from '@candor/tools';
 
 /** Options of {@link TraceNormaliser} and `readTrace`. */
 export interface TraceNormaliserOptions extends NormaliseOptions {
@@ -145,7 +145,8 @@ export class TraceNormaliser {
       options.vendorOnly === undefined
         ? {}
         : { vendorOnly: options.vendorOnly };
-    this.#logger = options.logger ?? silentLogger;
+    // A logger that throws loses its line; the line it was about is still counted.
+    this.#logger = guardLogger(options.logger);
     this.#window = options.window ?? 10_000;
     this.#skipUnmatched = options.skipUnmatchedLines === true;
     if (!Number.isInteger(this.#window) || this.#window < 1) {

@@ -1,0 +1,109 @@
+import { type Logger, ToolResponse } from '@candor/tools';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ToolRegistry } from './tool-registry.ts';
+
+/** A logger whose every method throws; `attempts` counts the lines the registry tried to write. */
+function throwingLogger(): { logger: Logger; attempts: () => number } {
+  let attempts = 0;
+  const boom = (): never => {
+    attempts += 1;
+    throw new Error('logger down');
+  };
+  const logger: Logger = {
+    trace: boom,
+    debug: boom,
+    info: boom,
+    warn: boom,
+    error: boom,
+    child: () => logger,
+  };
+  return { logger, attempts: () => attempts };
+}
+
+/** A Proxy whose every read throws, child included. */
+const hostileProxy = new Proxy({} as Logger, {
+  get() {
+    throw new Error('logger down');
+  },
+});
+
+describe('a logger that throws never changes a call', () => {
+  let registry: ToolRegistry | undefined;
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    registry?.shutdown();
+    registry = undefined;
+    vi.useRealTimers();
+  });
+
+  it('gives the tool its own response for success, error and the call that opens the breaker', async () => {
+    const { logger, attempts } = throwingLogger();
+    registry = new ToolRegistry({
+      logger,
+      breaker: { minimumCalls: 2, failureRatePct: 50, resetTimeoutMs: 1000 },
+    });
+    registry.register(() => 'ok', { name: 'ok' });
+    registry.register(() => ToolResponse.error('API_ERROR', 'upstream 502'), {
+      name: 'flaky',
+    });
+    registry.on('tool:end', () => {
+      throw new Error('listener bug, logged');
+    });
+
+    const ok = await registry.call('ok', {});
+    expect(ok.status).toBe('success');
+    expect(ok.text).toBe('ok');
+
+    const first = await registry.call('flaky', {});
+    expect(first.status === 'error' && first.errorInfo.code).toBe('API_ERROR');
+    // The second failure opens the circuit, which logs the state change.
+    const opening = await registry.call('flaky', {});
+    expect(opening.status === 'error' && opening.errorInfo.code).toBe(
+      'API_ERROR',
+    );
+    expect(opening.text).toContain('upstream 502');
+    expect(registry.health()).toContainEqual(
+      expect.objectContaining({ name: 'flaky', state: 'open' }),
+    );
+    const refused = await registry.call('flaky', {});
+    expect(refused.status === 'error' && refused.errorInfo.code).toBe(
+      'CIRCUIT_OPEN',
+    );
+    // Past the reset timeout (a timer logs half-open) the trial runs, fails, and reopens.
+    vi.advanceTimersByTime(1000);
+    const trial = await registry.call('flaky', {});
+    expect(trial.status === 'error' && trial.errorInfo.code).toBe('API_ERROR');
+
+    const shutDown = registry;
+    registry = undefined;
+    expect(() => {
+      shutDown.shutdown();
+    }).not.toThrow();
+    // The registry did try to log: the guarantee was exercised, not skipped.
+    expect(attempts()).toBeGreaterThan(5);
+  });
+
+  it('survives a Proxy logger whose every read throws', async () => {
+    registry = new ToolRegistry({
+      logger: hostileProxy,
+      breaker: { minimumCalls: 2, failureRatePct: 50 },
+    });
+    registry.register(() => ToolResponse.error('API_ERROR', 'down'), {
+      name: 'down',
+    });
+    for (let i = 0; i < 3; i += 1) {
+      const response = await registry.call('down', {});
+      expect(response.status).toBe('error');
+    }
+    expect(registry.health()).toContainEqual(
+      expect.objectContaining({ name: 'down', state: 'open' }),
+    );
+    const shutDown = registry;
+    registry = undefined;
+    expect(() => {
+      shutDown.shutdown();
+    }).not.toThrow();
+  });
+});

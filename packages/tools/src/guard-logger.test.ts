@@ -1,0 +1,211 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { guardLogger } from './guard-logger.ts';
+import { type Logger, silentLogger } from './logger.ts';
+
+const levels = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+
+function boom(): never {
+  throw new Error('logger down');
+}
+
+/** Calls every method of `logger`, and a child's, and returns what a throw would have been. */
+function writeEverything(logger: Logger): void {
+  for (const level of levels) logger[level]({ n: 1 }, level);
+  const child = logger.child({ tool: 't' });
+  for (const level of levels) child[level]({ n: 2 }, level);
+  child.child({ deeper: true }).error({ n: 3 }, 'deeper');
+}
+
+/** A class-based logger: its methods reach private state through `this`, as pino's do. */
+class RecordingLogger implements Logger {
+  readonly #lines: string[];
+  readonly #bindings: Readonly<Record<string, unknown>>;
+  constructor(lines: string[] = [], bindings: Record<string, unknown> = {}) {
+    this.#lines = lines;
+    this.#bindings = bindings;
+  }
+  get lines(): readonly string[] {
+    return this.#lines;
+  }
+  #write(level: string, fields: object, message?: string): void {
+    this.#lines.push(
+      JSON.stringify({ level, ...this.#bindings, ...fields, message }),
+    );
+  }
+  trace(fields: object, message?: string): void {
+    this.#write('trace', fields, message);
+  }
+  debug(fields: object, message?: string): void {
+    this.#write('debug', fields, message);
+  }
+  info(fields: object, message?: string): void {
+    this.#write('info', fields, message);
+  }
+  warn(fields: object, message?: string): void {
+    this.#write('warn', fields, message);
+  }
+  error(fields: object, message?: string): void {
+    this.#write('error', fields, message);
+  }
+  child(bindings: Record<string, unknown>): Logger {
+    return new RecordingLogger(this.#lines, { ...this.#bindings, ...bindings });
+  }
+}
+
+describe('guardLogger', () => {
+  it('gives silentLogger itself for no logger, with or without bindings', () => {
+    expect(guardLogger(undefined)).toBe(silentLogger);
+    expect(guardLogger(undefined, { component: 'x' })).toBe(silentLogger);
+    expect(guardLogger(silentLogger)).toBe(silentLogger);
+    expect(guardLogger(silentLogger, { component: 'x' })).toBe(silentLogger);
+  });
+
+  it('never wraps twice', () => {
+    const once = guardLogger(new RecordingLogger());
+    expect(guardLogger(once)).toBe(once);
+    const child = once.child({ a: 1 });
+    expect(guardLogger(child)).toBe(child);
+  });
+
+  it('keeps `this` for a class-based logger, with child bindings', () => {
+    const target = new RecordingLogger();
+    const logger = guardLogger(target, { component: 'registry' });
+    logger.warn({ calls: 3 }, 'circuit opened');
+    logger.child({ tool: 'read' }).info({ ok: true });
+    expect(target.lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      {
+        level: 'warn',
+        component: 'registry',
+        calls: 3,
+        message: 'circuit opened',
+      },
+      { level: 'info', component: 'registry', tool: 'read', ok: true },
+    ]);
+  });
+
+  it('passes a real pino logger its lines and bindings', () => {
+    const lines: string[] = [];
+    const logger = guardLogger(
+      pino({ level: 'trace' }, { write: (line: string) => lines.push(line) }),
+      { component: 'agent' },
+    );
+    logger.child({ tool: 'read' }).debug({ calls: 3 }, 'retrying');
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+      level: 20,
+      component: 'agent',
+      tool: 'read',
+      calls: 3,
+      msg: 'retrying',
+    });
+  });
+
+  it('swallows methods that throw, and a child that throws', () => {
+    const target = {
+      trace: boom,
+      debug: boom,
+      info: boom,
+      warn: boom,
+      error: boom,
+      child: boom,
+    };
+    expect(() => {
+      writeEverything(guardLogger(target));
+    }).not.toThrow();
+    expect(() => guardLogger(target, { component: 'x' })).not.toThrow();
+  });
+
+  it('swallows getters that throw, read on each line', () => {
+    let reads = 0;
+    const target = {} as Logger;
+    for (const name of [...levels, 'child']) {
+      Object.defineProperty(target, name, {
+        get() {
+          reads += 1;
+          return boom();
+        },
+      });
+    }
+    expect(() => {
+      writeEverything(guardLogger(target, { component: 'x' }));
+    }).not.toThrow();
+    expect(reads).toBeGreaterThan(levels.length);
+  });
+
+  it('swallows a Proxy whose every trap throws', () => {
+    const target = new Proxy({} as Logger, {
+      get: boom,
+      has: boom,
+      getPrototypeOf: boom,
+      ownKeys: boom,
+      getOwnPropertyDescriptor: boom,
+      apply: boom,
+    });
+    expect(() => {
+      writeEverything(guardLogger(target, { component: 'x' }));
+    }).not.toThrow();
+  });
+
+  it('logs through the parent when child is missing, throws, or returns garbage', () => {
+    for (const child of [undefined, boom, () => 42, () => null, () => 'x']) {
+      const target = new RecordingLogger();
+      const partial = {
+        info: target.info.bind(target),
+        trace: boom,
+        debug: boom,
+        warn: boom,
+        error: boom,
+        ...(child === undefined ? {} : { child }),
+      } as unknown as Logger;
+      const logger = guardLogger(partial, { component: 'lost' });
+      expect(() => {
+        writeEverything(logger);
+      }).not.toThrow();
+      expect(target.lines.length).toBeGreaterThan(0);
+      expect(JSON.parse(target.lines[0] ?? '{}')).toEqual({
+        level: 'info',
+        n: 1,
+        message: 'info',
+      });
+    }
+  });
+
+  it('guards the child the user logger returns', () => {
+    const child = { ...silentLogger, info: boom, child: boom };
+    const logger = guardLogger({ ...silentLogger, child: () => child });
+    expect(() => {
+      logger.child({ a: 1 }).info({}, 'x');
+      logger.child({ a: 1 }).child({ b: 2 }).info({}, 'x');
+    }).not.toThrow();
+  });
+
+  it('swallows a non-object logger given from plain JavaScript', () => {
+    for (const given of [null, 42, 'pino']) {
+      expect(() => {
+        writeEverything(guardLogger(given as unknown as Logger, { c: 1 }));
+      }).not.toThrow();
+    }
+  });
+
+  it('catches the rejection of an async logger', async () => {
+    let settled = 0;
+    const rejecting = () => {
+      settled += 1;
+      return Promise.reject(new Error('transport down'));
+    };
+    const target = { ...silentLogger, warn: rejecting };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      guardLogger(target).warn({}, 'x');
+      // Two turns: Node reports an unhandled rejection after the microtask queue drains.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(settled).toBe(1);
+    expect(unhandled).toEqual([]);
+  });
+});
