@@ -180,15 +180,22 @@ function checkFailureCodes(value: unknown): void {
 function checkLogger(value: unknown): void {
   const missing =
     typeof value === 'object' && value !== null
-      ? loggerMethods.filter(
-          (method) =>
-            typeof (value as Record<string, unknown>)[method] !== 'function',
-        )
+      ? loggerMethods.filter((method) => !hasMethod(value, method))
       : loggerMethods;
   if (missing.length > 0) {
     throw new TypeError(
       `Breaker option "logger" must be a pino-compatible logger; it lacks ${missing.join(', ')}`,
     );
+  }
+}
+
+// A getter or Proxy trap that throws is a logger failing, not a missing method: the breaker takes
+// it and guards it, and each line it cannot write is lost, as with every other logger failure.
+function hasMethod(logger: object, method: string): boolean {
+  try {
+    return typeof Reflect.get(logger, method) === 'function';
+  } catch {
+    return true;
   }
 }
 

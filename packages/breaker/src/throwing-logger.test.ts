@@ -84,3 +84,82 @@ describe('a logger that throws', () => {
     }).not.toThrow();
   });
 });
+
+/** Getters that throw on every read: a logger that cannot even be inspected. */
+function throwingGetters(): { logger: Logger; reads: () => number } {
+  let reads = 0;
+  const boom = (): never => {
+    reads += 1;
+    throw new Error('getter down');
+  };
+  const logger = Object.defineProperties(
+    {},
+    Object.fromEntries(
+      ['trace', 'debug', 'info', 'warn', 'error', 'child'].map((method) => [
+        method,
+        { get: boom },
+      ]),
+    ),
+  ) as Logger;
+  return { logger, reads: () => reads };
+}
+
+/** A Proxy whose every read throws, child included. */
+function throwingProxy(): { logger: Logger; reads: () => number } {
+  let reads = 0;
+  const logger = new Proxy({} as Logger, {
+    get() {
+      reads += 1;
+      throw new Error('trap down');
+    },
+  });
+  return { logger, reads: () => reads };
+}
+
+describe.each([
+  ['whose getters throw', throwingGetters],
+  ['that is a Proxy whose reads throw', throwingProxy],
+])('a logger %s', (_, make) => {
+  it('is taken by createToolBreaker, and the breaker still opens and answers', async () => {
+    const { logger, reads } = make();
+    const breaker = createToolBreaker('flaky', { logger, minimumCalls: 2 });
+    created.push(breaker);
+    expect(await breaker.execute(async () => failure)).toBe(failure);
+    expect(await breaker.execute(async () => failure)).toBe(failure);
+    expect(breaker.state).toBe('open');
+    expect(breaker.admit().admitted).toBe(false);
+    expect(() => {
+      breaker.shutdown();
+    }).not.toThrow();
+    // The breaker did try to log, through the guard: the reads failed and were dropped.
+    expect(reads()).toBeGreaterThan(6);
+  });
+
+  it('is taken by a BreakerRegistry, as a default and as an override', () => {
+    const { logger } = make();
+    const registry = new BreakerRegistry({ logger });
+    const fromDefaults = registry.get('a');
+    const fromOverride = new BreakerRegistry().get('b', { logger });
+    created.push(fromOverride);
+    for (const breaker of [fromDefaults, fromOverride]) {
+      const admission = breaker.admit();
+      expect(admission.admitted).toBe(true);
+      if (admission.admitted) admission.record(failure);
+    }
+    expect(() => {
+      registry.shutdownAll();
+    }).not.toThrow();
+  });
+});
+
+it('still refuses a logger that lacks a method, naming the option', () => {
+  expect(() =>
+    createToolBreaker('t', {
+      logger: { info: () => undefined } as unknown as Logger,
+    }),
+  ).toThrow(
+    new TypeError(
+      'Breaker option "logger" must be a pino-compatible logger; it lacks trace, debug, warn, error, child',
+    ),
+  );
+});

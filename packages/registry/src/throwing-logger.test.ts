@@ -106,4 +106,34 @@ describe('a logger that throws never changes a call', () => {
       shutDown.shutdown();
     }).not.toThrow();
   });
+
+  it("takes the same Proxy as the breakers' logger, for every tool or for one", async () => {
+    registry = new ToolRegistry({
+      breaker: { logger: hostileProxy, minimumCalls: 2, failureRatePct: 50 },
+    });
+    registry.register(() => ToolResponse.error('API_ERROR', 'down'), {
+      name: 'down',
+    });
+    registry.register(() => ToolResponse.error('API_ERROR', 'down'), {
+      name: 'own',
+      breaker: { logger: hostileProxy, minimumCalls: 2 },
+    });
+    for (const name of ['down', 'own']) {
+      for (let i = 0; i < 2; i += 1) {
+        const response = await registry.call(name, {});
+        expect(response.status === 'error' && response.errorInfo.code).toBe(
+          'API_ERROR',
+        );
+      }
+      const refused = await registry.call(name, {});
+      expect(refused.status === 'error' && refused.errorInfo.code).toBe(
+        'CIRCUIT_OPEN',
+      );
+    }
+    const shutDown = registry;
+    registry = undefined;
+    expect(() => {
+      shutDown.shutdown();
+    }).not.toThrow();
+  });
 });

@@ -20,6 +20,7 @@ import {
 } from './conversation.ts';
 import { deliverFrames } from './deliver-frames.ts';
 import { geminiProtocol } from './gemini-protocol.ts';
+import { guardTestServerLogger } from './guard-test-server-logger.ts';
 import { openAiProtocol } from './openai-protocol.ts';
 import {
   isProviderError,
@@ -29,7 +30,7 @@ import {
 } from './provider-protocol.ts';
 import { ScriptError } from './script-error.ts';
 import type { ScriptedReply } from './scripted-reply.ts';
-import { silentLogger, type TestServerLogger } from './test-server-logger.ts';
+import type { TestServerLogger } from './test-server-logger.ts';
 
 /** Options for {@link LlmTestServer}. */
 export interface LlmTestServerOptions {
@@ -228,7 +229,8 @@ export class LlmTestServer {
     this.#apiKey = options.apiKey;
     this.#argumentSliceLength = slice;
     this.#maxBodyBytes = options.maxBodyBytes ?? 10 * 1024 * 1024;
-    this.#logger = options.logger ?? silentLogger;
+    // Guarded: the server logs while answering, where a throw would cost the request its reply.
+    this.#logger = guardTestServerLogger(options.logger);
   }
 
   /**
