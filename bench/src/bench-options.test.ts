@@ -21,6 +21,12 @@ describe('parseBenchOptions', () => {
     expect(quick.agentTiming.rounds % 2).toBe(1);
   });
 
+  it('gives the telemetry row more rounds than row 1 in the full run, and an odd count', () => {
+    const full = parseBenchOptions([]);
+    expect(full.tracingTiming.rounds).toBeGreaterThan(full.timing.rounds);
+    expect(full.tracingTiming.rounds % 2).toBe(1);
+  });
+
   it('accepts the flags after the -- that the root script forwards them with', () => {
     expect(parseBenchOptions(['--', '--quick']).quick).toBe(true);
   });

@@ -59,7 +59,7 @@ async function main(argv: readonly string[]): Promise<number> {
   progress('2/4 one agent run');
   const agent = await measureAgentRun(options.agentTiming);
   progress('2b/4 one agent run, telemetry on a no-op API and off');
-  const tracing = await measureAgentTracing(options.timing);
+  const tracing = await measureAgentTracing(options.tracingTiming);
   progress(
     `3/4 heap and timers of ${options.memoryTools.toLocaleString('en')} tools`,
   );

@@ -315,7 +315,7 @@ export function renderReport(results: BenchResults): string {
     '',
     `Measured ${machine.date} on ${machine.cpu}, ${String(machine.cores)} cores, ${String(machine.memoryGb)} GB, ${machine.os}, Node ${machine.node}. One-minute load average: ${machine.loadAverage.toFixed(2)} at the start, ${results.loadAverageAtEnd.toFixed(2)} at the end. The run took ${results.seconds.toFixed(0)} s.`,
     '',
-    `Times are CPU time of the measuring process (user + system, every thread, garbage collection included), which other processes on a shared machine do not inflate. Rows 1 and 2 are timed with mitata in interleaved rounds (${String(results.rounds)} for row 1, ${String(results.agent[0]?.roundsNs.length ?? results.rounds)} for row 2; every other round runs the tasks in reverse order): a time is the median of its rounds, and a ratio is the median of the per-round ratios.`,
+    `Times are CPU time of the measuring process (user + system, every thread, garbage collection included), which other processes on a shared machine do not inflate. Rows 1, 2 and 2b are timed with mitata in interleaved rounds (${String(results.rounds)} for row 1, ${String(results.agent[0]?.roundsNs.length ?? results.rounds)} for row 2, ${String(results.tracing[0]?.roundsNs.length ?? results.rounds)} for row 2b; every other round runs the tasks in reverse order): a time is the median of its rounds, and a ratio is the median of the per-round ratios.`,
     '',
     'Goals are judged on ratios against baselines measured in the same run; absolute times are for information only, and no goal is asserted in CI.',
     '',
