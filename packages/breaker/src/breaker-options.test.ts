@@ -146,6 +146,42 @@ describe('validateBreakerOptions', () => {
     }).toThrow(/Breaker options must be an object, got null/);
   });
 
+  it('24. names the option whose getter or Proxy trap throws, with its reason', () => {
+    const trap = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap down');
+        },
+      },
+    );
+    const throwing = (name: string): object =>
+      Object.defineProperty({}, name, {
+        enumerable: true,
+        get() {
+          throw new Error('getter down');
+        },
+      });
+    expect(() => {
+      validateBreakerOptions(bad({ telemetry: { meter: trap } }));
+    }).toThrow(
+      new TypeError(
+        'Breaker option "telemetry.meter" could not be read: trap down',
+      ),
+    );
+    expect(() => {
+      validateBreakerOptions(bad({ telemetry: throwing('meter') }));
+    }).toThrow(
+      'Breaker option "telemetry.meter" could not be read: getter down',
+    );
+    expect(() => {
+      validateBreakerOptions(bad({ store: trap }));
+    }).toThrow('Breaker option "store" could not be read: trap down');
+    expect(() => {
+      validateBreakerOptions(bad(throwing('timeoutMs')));
+    }).toThrow(new TypeError('Breaker options could not be read: getter down'));
+  });
+
   it('24. accepts the boundaries of every range', () => {
     for (const options of [
       {},

@@ -1,3 +1,4 @@
+import { describeThrown } from '@candor/errors';
 import {
   allToolErrorCodes,
   codeMetadata,
@@ -208,15 +209,16 @@ function checkTelemetry(value: unknown): void {
       `Breaker option "telemetry" must be false or an object like { meter }, got ${shown(value)}`,
     );
   }
-  const meter = (value as { meter?: unknown }).meter;
-  if (meter === undefined) return;
-  const missing =
-    typeof meter === 'object' && meter !== null
+  const missing = readOption('telemetry.meter', () => {
+    const meter = (value as { meter?: unknown }).meter;
+    if (meter === undefined) return [];
+    return typeof meter === 'object' && meter !== null
       ? meterMethods.filter(
           (method) =>
             typeof (meter as Record<string, unknown>)[method] !== 'function',
         )
       : meterMethods;
+  });
   if (missing.length > 0) {
     throw new TypeError(
       `Breaker option "telemetry.meter" must be an OpenTelemetry Meter; it lacks ${missing.join(', ')}`,
@@ -228,10 +230,28 @@ function checkStore(value: unknown): void {
   if (
     typeof value !== 'object' ||
     value === null ||
-    typeof (value as { circuit?: unknown }).circuit !== 'function'
+    readOption(
+      'store',
+      () => typeof (value as { circuit?: unknown }).circuit !== 'function',
+    )
   ) {
     throw new TypeError(
       `Breaker option "store" must be a breaker state store (an object with a circuit() method, such as @candor/breaker-redis's), got ${shown(value)}`,
+    );
+  }
+}
+
+/**
+ * Reads part of an option: a getter or Proxy trap that throws is said as a bad option, with its
+ * reason, not as its own raw error.
+ */
+function readOption<T>(name: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error: unknown) {
+    throw new TypeError(
+      `Breaker option "${name}" could not be read: ${describeThrown(error)}`,
+      { cause: error },
     );
   }
 }
@@ -252,9 +272,17 @@ export function validateBreakerOptions(options: BreakerOptions): void {
       `Breaker options must be an object, got ${shown(options)}`,
     );
   }
-  const entries = Object.entries(options).filter(
-    ([, value]) => value !== undefined,
-  );
+  let entries: [string, unknown][];
+  try {
+    entries = Object.entries(options).filter(
+      ([, value]) => value !== undefined,
+    );
+  } catch (error: unknown) {
+    throw new TypeError(
+      `Breaker options could not be read: ${describeThrown(error)}`,
+      { cause: error },
+    );
+  }
   for (const [key] of entries) {
     if (!knownKeys.has(key)) {
       throw new TypeError(

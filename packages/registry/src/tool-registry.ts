@@ -1069,13 +1069,25 @@ const meterMethods = [
   'createObservableGauge',
 ];
 
-function missingMethods(value: unknown, methods: readonly string[]): string[] {
-  return typeof value === 'object' && value !== null
-    ? methods.filter(
-        (method) =>
-          typeof (value as Record<string, unknown>)[method] !== 'function',
-      )
-    : [...methods];
+function missingMethods(
+  value: unknown,
+  methods: readonly string[],
+  option: string,
+): string[] {
+  try {
+    return typeof value === 'object' && value !== null
+      ? methods.filter(
+          (method) =>
+            typeof (value as Record<string, unknown>)[method] !== 'function',
+        )
+      : [...methods];
+  } catch (error: unknown) {
+    // A getter or Proxy trap that throws: said as a bad option, not as its own raw error.
+    throw new TypeError(
+      `ToolRegistry: ${option} could not be read: ${describeThrown(error)}`,
+      { cause: error },
+    );
+  }
 }
 
 function checkTelemetry(
@@ -1090,16 +1102,29 @@ function checkTelemetry(
       `ToolRegistry: telemetry must be false or an object like { tracer, meter }, got ${given === null ? 'null' : typeof given}`,
     );
   }
-  const { tracer, meter } = given as { tracer?: unknown; meter?: unknown };
+  let tracer: unknown;
+  let meter: unknown;
+  try {
+    ({ tracer, meter } = given as { tracer?: unknown; meter?: unknown });
+  } catch (error: unknown) {
+    throw new TypeError(
+      `ToolRegistry: telemetry could not be read: ${describeThrown(error)}`,
+      { cause: error },
+    );
+  }
   const tracerMissing =
-    tracer === undefined ? [] : missingMethods(tracer, tracerMethods);
+    tracer === undefined
+      ? []
+      : missingMethods(tracer, tracerMethods, 'telemetry.tracer');
   if (tracerMissing.length > 0) {
     throw new TypeError(
       `ToolRegistry: telemetry.tracer must be an OpenTelemetry Tracer; it lacks ${tracerMissing.join(', ')}`,
     );
   }
   const meterMissing =
-    meter === undefined ? [] : missingMethods(meter, meterMethods);
+    meter === undefined
+      ? []
+      : missingMethods(meter, meterMethods, 'telemetry.meter');
   if (meterMissing.length > 0) {
     throw new TypeError(
       `ToolRegistry: telemetry.meter must be an OpenTelemetry Meter; it lacks ${meterMissing.join(', ')}`,

@@ -683,4 +683,28 @@ describe('25. telemetry: switches and failures', () => {
       'ToolRegistry: telemetry.meter must be an OpenTelemetry Meter; it lacks createCounter, createObservableGauge',
     );
   });
+
+  it('25. telemetry whose getters or Proxy traps throw gets a clear error naming it', () => {
+    const trap = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap down');
+        },
+      },
+    );
+    expect(
+      () => new ToolRegistry({ telemetry: { meter: trap as Meter } }),
+    ).toThrow(
+      new TypeError(
+        'ToolRegistry: telemetry.meter could not be read: trap down',
+      ),
+    );
+    expect(
+      () => new ToolRegistry({ telemetry: { tracer: trap as Tracer } }),
+    ).toThrow('ToolRegistry: telemetry.tracer could not be read: trap down');
+    expect(
+      () => new ToolRegistry({ telemetry: trap as { meter: Meter } }),
+    ).toThrow('ToolRegistry: telemetry could not be read: trap down');
+  });
 });
