@@ -209,3 +209,167 @@ describe('guardLogger', () => {
     expect(unhandled).toEqual([]);
   });
 });
+
+/** Runs `write`, then waits the two turns after which Node reports an unhandled rejection. */
+async function unhandledAfter(write: () => void): Promise<unknown[]> {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    write();
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+  return unhandled;
+}
+
+class ThrowingThen<T> extends Promise<T> {
+  override then(): never {
+    throw new Error('then is broken');
+  }
+}
+
+describe('guardLogger against hostile promises', () => {
+  const hostile: Record<string, () => unknown> = {
+    'a rejected promise whose own `then` does nothing': () => {
+      const p = Promise.reject(new Error('transport down'));
+      void Object.defineProperty(p, 'then', { value: () => undefined });
+      return p;
+    },
+    'a rejected promise whose own `then` getter throws': () => {
+      const p = Promise.reject(new Error('transport down'));
+      void Object.defineProperty(p, 'then', {
+        get() {
+          throw new Error('then getter');
+        },
+      });
+      return p;
+    },
+    'a rejected promise with no prototype': () => {
+      const p = Promise.reject(new Error('transport down'));
+      Object.setPrototypeOf(p, null);
+      return p;
+    },
+    'a rejected Promise subclass whose `then` throws': () =>
+      ThrowingThen.reject(new Error('transport down')),
+  };
+  for (const [name, make] of Object.entries(hostile)) {
+    it(`catches ${name}`, async () => {
+      let calls = 0;
+      const target = {
+        ...silentLogger,
+        warn: () => {
+          calls += 1;
+          return make();
+        },
+      };
+      const unhandled = await unhandledAfter(() => {
+        guardLogger(target).warn({}, 'x');
+      });
+      expect(calls).toBe(1);
+      expect(unhandled).toEqual([]);
+    });
+  }
+
+  it('ignores a thenable whose `then` getter throws, and a winston-style `this`', () => {
+    const thenable = {
+      get then(): never {
+        throw new Error('then getter');
+      },
+    };
+    const chaining: Logger = {
+      ...silentLogger,
+      info(): Logger {
+        return chaining;
+      },
+      warn: () => thenable,
+    };
+    const guarded = guardLogger(chaining);
+    expect(() => {
+      guarded.info({}, 'x');
+      guarded.warn({}, 'y');
+    }).not.toThrow();
+  });
+});
+
+describe('guardLogger against hostile throws and children', () => {
+  it('swallows thrown non-Errors: a Symbol, an object whose `message` getter throws', () => {
+    const weird = [
+      Symbol('boom'),
+      {
+        get message(): never {
+          throw new Error('message getter');
+        },
+      },
+      undefined,
+    ];
+    for (const thrown of weird) {
+      const target = {
+        ...silentLogger,
+        error: () => {
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- the point of the test
+          throw thrown;
+        },
+      };
+      expect(() => {
+        guardLogger(target).error({}, 'x');
+      }).not.toThrow();
+    }
+  });
+
+  it('keeps writing a logger that starts throwing at the third line and recovers', () => {
+    const lines: string[] = [];
+    let n = 0;
+    const target = {
+      ...silentLogger,
+      info: (_fields: object, message?: string) => {
+        n += 1;
+        if (n === 3) throw new Error('third line');
+        lines.push(message ?? '');
+      },
+    };
+    const guarded = guardLogger(target);
+    for (const m of ['a', 'b', 'c', 'd']) guarded.info({}, m);
+    expect(lines).toEqual(['a', 'b', 'd']);
+  });
+
+  it('guards a child that is the same logger, a frozen object, a function, or a Proxy', () => {
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const children: unknown[] = [
+      Object.freeze({ warn: 1 }),
+      Object.assign(() => undefined, {
+        warn: () => {
+          throw new Error('fn');
+        },
+      }),
+      revoked.proxy,
+    ];
+    for (const child of children) {
+      const target = {
+        ...silentLogger,
+        child: () => child,
+      } as unknown as Logger;
+      const guarded = guardLogger(target).child({ c: 1 });
+      expect(() => {
+        guarded.warn({}, 'x');
+        guarded.child({ d: 2 }).error({}, 'y');
+      }).not.toThrow();
+    }
+    // A logger whose child is itself, and throws on every line: each child is guarded once.
+    const selfish: Logger = {
+      ...silentLogger,
+      warn: () => {
+        throw new Error('w');
+      },
+      child: () => selfish,
+    };
+    let logger = guardLogger(selfish);
+    for (let i = 0; i < 1000; i += 1) logger = logger.child({ i });
+    expect(() => {
+      logger.warn({}, 'deep');
+    }).not.toThrow();
+  });
+});

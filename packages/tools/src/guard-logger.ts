@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { type Logger, type LogMethod, silentLogger } from './logger.ts';
 
 type Bindings = Readonly<Record<string, unknown>>;
@@ -8,6 +9,9 @@ type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 const guarded = new WeakSet<object>([silentLogger]);
 
 const ignore = (): undefined => undefined;
+// Taken at load, before any user code could replace it.
+// eslint-disable-next-line @typescript-eslint/unbound-method -- only ever applied to a promise
+const promiseThen = Promise.prototype.then;
 
 /**
  * Turns the logger a user gave into one that never throws. `undefined` gives `silentLogger`
@@ -40,8 +44,12 @@ function wrap(target: Logger): Logger {
         const write: unknown = target[level];
         if (typeof write !== 'function') return;
         const result: unknown = Reflect.apply(write, target, line);
-        // An async logger's rejection would otherwise surface as an unhandled rejection.
-        if (result instanceof Promise) result.then(undefined, ignore);
+        // An async logger's rejection would otherwise surface as an unhandled rejection. The brand
+        // check and the intrinsic `then` hold for a promise whose own `then`, prototype or subclass
+        // was tampered with, and cost nothing for a logger that returns `this` (winston).
+        if (types.isPromise(result)) {
+          void Reflect.apply(promiseThen, result, [undefined, ignore]);
+        }
       } catch {
         // A broken logger must not turn a tool's answer into an error, nor a shutdown into a throw.
       }
