@@ -137,3 +137,63 @@ describe('a logger that throws never changes a call', () => {
     }).not.toThrow();
   });
 });
+
+describe('a logger that re-enters the registry never changes a call', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('answers each call with its own response when the logger calls the registry and shuts it down', async () => {
+    vi.useFakeTimers();
+    const inner: Promise<ToolResponse>[] = [];
+    const messages: string[] = [];
+    let registry: ToolRegistry | undefined;
+    const reenter = (_fields: object, message?: string): void => {
+      messages.push(message ?? '');
+      if (registry === undefined) return;
+      // Re-enters the same tool while its breaker is mid-transition, then ends the registry.
+      if (message === 'circuit opened: calls are refused') {
+        inner.push(registry.call('flaky', {}));
+        registry.shutdown();
+      }
+      if (message === 'tool call failed' && inner.length === 0) {
+        inner.push(registry.call('ok', {}));
+      }
+      throw new Error('and then the logger throws');
+    };
+    const logger: Logger = {
+      trace: reenter,
+      debug: reenter,
+      info: reenter,
+      warn: reenter,
+      error: reenter,
+      child: () => logger,
+    };
+    registry = new ToolRegistry({
+      logger,
+      breaker: { minimumCalls: 2, failureRatePct: 50 },
+    });
+    registry.register(() => 'ok', { name: 'ok' });
+    registry.register(() => ToolResponse.error('API_ERROR', 'upstream 502'), {
+      name: 'flaky',
+    });
+    const first = await registry.call('flaky', {});
+    expect(first.status === 'error' && first.errorInfo.code).toBe('API_ERROR');
+    // The second failure opens the circuit; the logger re-enters and shuts the registry down.
+    const opening = await registry.call('flaky', {});
+    expect(opening.status === 'error' && opening.errorInfo.code).toBe(
+      'API_ERROR',
+    );
+    expect(messages).toContain('circuit opened: calls are refused');
+    const settled = await Promise.all(inner);
+    expect(settled[0]?.status).toBe('success');
+    expect(settled[0]?.text).toBe('ok');
+    // The call made from inside the transition is refused or answered as shut down, not thrown.
+    expect(settled[1]?.status).toBe('error');
+    const after = await registry.call('ok', {});
+    expect(after.status).toBe('error');
+    expect(() => {
+      registry?.shutdown();
+    }).not.toThrow();
+  });
+});
