@@ -147,9 +147,11 @@ describe('a logger that re-enters the registry never changes a call', () => {
     vi.useFakeTimers();
     const inner: Promise<ToolResponse>[] = [];
     const messages: string[] = [];
-    let registry: ToolRegistry | undefined;
+    // Set once built: the logger reaches the registry through it.
+    const ref: { registry?: ToolRegistry } = {};
     const reenter = (_fields: object, message?: string): void => {
       messages.push(message ?? '');
+      const registry = ref.registry;
       if (registry === undefined) return;
       // Re-enters the same tool while its breaker is mid-transition, then ends the registry.
       if (message === 'circuit opened: calls are refused') {
@@ -169,10 +171,11 @@ describe('a logger that re-enters the registry never changes a call', () => {
       error: reenter,
       child: () => logger,
     };
-    registry = new ToolRegistry({
+    const registry = new ToolRegistry({
       logger,
       breaker: { minimumCalls: 2, failureRatePct: 50 },
     });
+    ref.registry = registry;
     registry.register(() => 'ok', { name: 'ok' });
     registry.register(() => ToolResponse.error('API_ERROR', 'upstream 502'), {
       name: 'flaky',
@@ -193,7 +196,7 @@ describe('a logger that re-enters the registry never changes a call', () => {
     const after = await registry.call('ok', {});
     expect(after.status).toBe('error');
     expect(() => {
-      registry?.shutdown();
+      registry.shutdown();
     }).not.toThrow();
   });
 });
