@@ -246,3 +246,50 @@ describe('resolveBreakerOptions', () => {
     expect([...resolved.failureCodes]).toEqual(['CONFLICT']);
   });
 });
+
+describe('options read once', () => {
+  /** An option whose getter answers `first` once, then `later` (or throws) on every later read. */
+  function changing(key: string, first: unknown, later: () => unknown): object {
+    let reads = 0;
+    return Object.defineProperty({}, key, {
+      enumerable: true,
+      get() {
+        reads += 1;
+        return reads === 1 ? first : later();
+      },
+    });
+  }
+
+  it('uses the value it validated, not a second read of a getter', () => {
+    const resolved = resolveBreakerOptions(
+      bad(changing('failureRatePct', 50, () => 500)),
+    );
+    expect(resolved.failureRatePct).toBe(50);
+  });
+
+  it('never lets a getter that throws on its second read escape raw', () => {
+    // Each value is valid with the other defaults, so any throw is the second read's.
+    const valid: Record<string, number> = {
+      timeoutMs: 1000,
+      windowMs: 6000,
+      buckets: 10,
+      graceMs: 1000,
+    };
+    for (const [key, value] of Object.entries(valid)) {
+      const options = bad(
+        changing(key, value, () => {
+          throw new Error('second read');
+        }),
+      );
+      expect(() => {
+        validateBreakerOptions(options);
+      }).not.toThrow();
+      const again = bad(
+        changing(key, value, () => {
+          throw new Error('second read');
+        }),
+      );
+      expect(() => resolveBreakerOptions(again)).not.toThrow();
+    }
+  });
+});

@@ -267,6 +267,14 @@ function readOption<T>(name: string, read: () => T): T {
  * ```
  */
 export function validateBreakerOptions(options: BreakerOptions): void {
+  checkOptions(readOptions(options));
+}
+
+/**
+ * Reads every option once into a plain object: checks and defaults then use that copy, so a
+ * getter answering differently (or throwing) on a second read cannot slip past validation.
+ */
+function readOptions(options: BreakerOptions): BreakerOptions {
   if (typeof options !== 'object' || (options as unknown) === null) {
     throw new TypeError(
       `Breaker options must be an object, got ${shown(options)}`,
@@ -283,6 +291,11 @@ export function validateBreakerOptions(options: BreakerOptions): void {
       { cause: error },
     );
   }
+  return Object.fromEntries(entries);
+}
+
+function checkOptions(options: BreakerOptions): void {
+  const entries = Object.entries(options);
   for (const [key] of entries) {
     if (!knownKeys.has(key)) {
       throw new TypeError(
@@ -370,9 +383,10 @@ function checkCombination(options: BreakerOptions): void {
 
 /** Validates `options` and fills in every default. */
 export function resolveBreakerOptions(
-  options: BreakerOptions,
+  given: BreakerOptions,
 ): ResolvedBreakerOptions {
-  validateBreakerOptions(options);
+  const options = readOptions(given);
+  checkOptions(options);
   // The default set is shared (it never holds CIRCUIT_OPEN): thousands of breakers need one copy.
   let failureCodes = sharedDefaultCodes;
   if (options.failureCodes !== undefined) {
