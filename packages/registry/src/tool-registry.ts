@@ -34,7 +34,7 @@ import {
   type ToolProgress,
   type ToolRunContext,
 } from '@candor/tools';
-import { type Span } from '@opentelemetry/api';
+import { type Meter, type Span, type Tracer } from '@opentelemetry/api';
 import { z } from 'zod';
 import { normaliseLegacy, normaliseStructured } from './normalise-response.ts';
 import {
@@ -1130,7 +1130,11 @@ function checkTelemetry(
       `ToolRegistry: telemetry.meter must be an OpenTelemetry Meter; it lacks ${meterMissing.join(', ')}`,
     );
   }
-  return given;
+  // The values checked, not `given`: a getter read again could answer differently, or throw.
+  return {
+    ...(tracer === undefined ? {} : { tracer: tracer as Tracer }),
+    ...(meter === undefined ? {} : { meter: meter as Meter }),
+  };
 }
 
 function wrapFunction(

@@ -707,4 +707,21 @@ describe('25. telemetry: switches and failures', () => {
       () => new ToolRegistry({ telemetry: trap as { meter: Meter } }),
     ).toThrow('ToolRegistry: telemetry could not be read: trap down');
   });
+
+  it('26. reads telemetry once: a getter that throws on its second read does not escape', () => {
+    for (const key of ['tracer', 'meter']) {
+      let reads = 0;
+      const telemetry = Object.defineProperty({}, key, {
+        enumerable: true,
+        get() {
+          reads += 1;
+          if (reads > 1) throw new Error('second read');
+          return undefined;
+        },
+      });
+      const registry = new ToolRegistry({ telemetry });
+      registry.shutdown();
+      expect(reads).toBe(1);
+    }
+  });
 });
