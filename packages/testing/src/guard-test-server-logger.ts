@@ -1,8 +1,12 @@
+import { types } from 'node:util';
 import { silentLogger, type TestServerLogger } from './test-server-logger.ts';
 
 type Level = 'debug' | 'warn';
 
 const ignore = (): undefined => undefined;
+// Taken at load, before any user code could replace it.
+// eslint-disable-next-line @typescript-eslint/unbound-method -- only ever applied to a promise
+const promiseThen = Promise.prototype.then;
 
 /**
  * The logger a test gave, made unable to throw: a method that throws, is missing, sits behind a
@@ -24,8 +28,12 @@ export function guardTestServerLogger(
         const write: unknown = Reflect.get(given, level);
         if (typeof write !== 'function') return;
         const result: unknown = Reflect.apply(write, given, line);
-        // An async logger's rejection would otherwise surface as an unhandled rejection.
-        if (result instanceof Promise) result.then(undefined, ignore);
+        // An async logger's rejection would otherwise surface as an unhandled rejection. The brand
+        // check and the intrinsic `then` hold for a promise whose own `then`, prototype or subclass
+        // was tampered with.
+        if (types.isPromise(result)) {
+          void Reflect.apply(promiseThen, result, [undefined, ignore]);
+        }
       } catch {
         // A broken logger must not cost a scripted answer, nor leave a journal waiter hanging.
       }
