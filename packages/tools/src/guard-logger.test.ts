@@ -373,3 +373,21 @@ describe('guardLogger against hostile throws and children', () => {
     }).not.toThrow();
   });
 });
+
+describe('guardLogger against an async child factory', () => {
+  it('handles a rejected promise from child() and logs through the parent', async () => {
+    const lines: string[] = [];
+    const target = {
+      ...silentLogger,
+      info: (_fields: object, message?: string) => {
+        lines.push(message ?? '');
+      },
+      child: () => Promise.reject(new Error('child transport down')),
+    } as unknown as Logger;
+    const unhandled = await unhandledAfter(() => {
+      guardLogger(target, { c: 1 }).info({}, 'kept');
+    });
+    expect(unhandled).toEqual([]);
+    expect(lines).toEqual(['kept']);
+  });
+});

@@ -67,6 +67,11 @@ function wrap(target: Logger): Logger {
         if (typeof make === 'function') {
           child = Reflect.apply(make, target, [bindings]);
         }
+        // A promise (an async child factory) is no logger, and its rejection must not go unhandled.
+        if (types.isPromise(child)) {
+          void Reflect.apply(promiseThen, child, [undefined, ignore]);
+          child = undefined;
+        }
       } catch {
         child = undefined;
       }
