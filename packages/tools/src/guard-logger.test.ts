@@ -391,3 +391,28 @@ describe('guardLogger against an async child factory', () => {
     expect(lines).toEqual(['kept']);
   });
 });
+
+describe('guardLogger against a logger that logs through itself', () => {
+  it('survives unbounded recursion: the stack overflow loses lines, not the caller', () => {
+    let depth = 0;
+    const box: { guarded: Logger | undefined } = { guarded: undefined };
+    const target = {
+      ...silentLogger,
+      warn: (_fields: object, message?: string) => {
+        depth += 1;
+        box.guarded?.warn({ depth }, message);
+      },
+    };
+    box.guarded = guardLogger(target);
+    const guarded = box.guarded;
+    expect(() => {
+      guarded.warn({}, 'again');
+    }).not.toThrow();
+    expect(depth).toBeGreaterThan(100);
+    // Still writes afterwards.
+    const before = depth;
+    box.guarded = undefined;
+    guarded.warn({}, 'once');
+    expect(depth).toBe(before + 1);
+  });
+});
