@@ -267,6 +267,20 @@ describe('options read once', () => {
     expect(resolved.failureRatePct).toBe(50);
   });
 
+  it('never lets a telemetry.meter getter that throws on its second read escape raw', () => {
+    let reads = 0;
+    const telemetry = Object.defineProperty({}, 'meter', {
+      enumerable: true,
+      get() {
+        reads += 1;
+        if (reads > 1) throw new Error('second read');
+        return undefined;
+      },
+    });
+    expect(() => resolveBreakerOptions(bad({ telemetry }))).not.toThrow();
+    expect(reads).toBe(1);
+  });
+
   it('never lets a getter that throws on its second read escape raw', () => {
     // Each value is valid with the other defaults, so any throw is the second read's.
     const valid: Record<string, number> = {

@@ -291,7 +291,17 @@ function readOptions(options: BreakerOptions): BreakerOptions {
       { cause: error },
     );
   }
-  return Object.fromEntries(entries);
+  const read: Record<string, unknown> = Object.fromEntries(entries);
+  const telemetry = read['telemetry'];
+  if (typeof telemetry === 'object' && telemetry !== null) {
+    // One level deeper too: the meter checked is the meter used.
+    const meter = readOption(
+      'telemetry.meter',
+      () => (telemetry as { meter?: unknown }).meter,
+    );
+    read['telemetry'] = meter === undefined ? {} : { meter };
+  }
+  return read;
 }
 
 function checkOptions(options: BreakerOptions): void {
