@@ -10,9 +10,25 @@ import { type ModelErrorKind } from './model-error.ts';
 import { type BudgetExhaustion, type RecordedError } from './error-budget.ts';
 import type { ModelVisibleResult } from '@candor/tools';
 
-/** Why a run stopped. */
+/**
+ * Why a run stopped.
+ *
+ * - `completed`: the model answered without asking for a tool.
+ * - `content_filter`: the provider blocked the prompt or the answer; never `completed`.
+ * - `max_steps`, `error_budget`: a limit of the agent stopped it.
+ * - `aborted`: the run's signal fired.
+ * - `model_error`: the provider or its stream failed (`modelError` says how).
+ * - `abandoned`: only in telemetry, never in a result: the caller stopped reading
+ *   `agent.stream()` before its `done` event; every span of the run is ended with it.
+ */
 export type StopReason =
-  'completed' | 'max_steps' | 'error_budget' | 'aborted' | 'model_error';
+  | 'completed'
+  | 'content_filter'
+  | 'max_steps'
+  | 'error_budget'
+  | 'aborted'
+  | 'model_error'
+  | 'abandoned';
 
 /** One tool call of a step, with what the model was sent. */
 export interface AgentToolCall {

@@ -77,6 +77,12 @@ describe('AgentRunResult.messages', () => {
           toolCalls: [
             { id: 'call_1', name: 'add', arguments: '{"a":2,"b":3}' },
           ],
+          parts: [
+            {
+              type: 'tool-call',
+              call: { id: 'call_1', name: 'add', arguments: '{"a":2,"b":3}' },
+            },
+          ],
         },
         {
           role: 'tool',
@@ -84,7 +90,12 @@ describe('AgentRunResult.messages', () => {
             { callId: 'call_1', toolName: 'add', content: '5', isError: false },
           ],
         },
-        { role: 'assistant', content: 'It is 5.', toolCalls: [] },
+        {
+          role: 'assistant',
+          content: 'It is 5.',
+          toolCalls: [],
+          parts: [{ type: 'text', text: 'It is 5.' }],
+        },
       ]);
 
       // The stream's done event carries the same history.
@@ -110,6 +121,12 @@ describe('AgentRunResult.messages', () => {
           toolCalls: [
             { id: 'call_2', name: 'add', arguments: '{"a":5,"b":5}' },
           ],
+          parts: [
+            {
+              type: 'tool-call',
+              call: { id: 'call_2', name: 'add', arguments: '{"a":5,"b":5}' },
+            },
+          ],
         },
         {
           role: 'tool',
@@ -122,7 +139,12 @@ describe('AgentRunResult.messages', () => {
             },
           ],
         },
-        { role: 'assistant', content: 'It is 10.', toolCalls: [] },
+        {
+          role: 'assistant',
+          content: 'It is 10.',
+          toolCalls: [],
+          parts: [{ type: 'text', text: 'It is 10.' }],
+        },
       ]);
       // The provider accepted the replayed history: the first turn's call and result went out.
       const third = JSON.stringify(server.journal[2]?.body);

@@ -117,6 +117,8 @@ export interface ChatEnd {
   readonly usage: Usage | undefined;
   readonly text: string;
   readonly toolCalls: readonly ModelToolCall[];
+  /** The response's id and model, when the provider named them. */
+  readonly response?: { readonly id?: string; readonly model?: string };
   readonly error?: unknown;
 }
 

@@ -15,15 +15,18 @@ import {
   type StopReason,
 } from './agent-events.ts';
 import {
+  type CallSettings,
   type ChatMessage,
   type ChatModel,
   type FinishReason,
-  type ModelToolCall,
   type Usage,
 } from './chat-model.ts';
+import { AssistantTurn } from './assistant-turn.ts';
+import { checkCallSettings } from './call-settings.ts';
 import {
   AgentTelemetry,
   type AgentTelemetryOptions,
+  type ChatEnd,
   type ChatTelemetry,
   type RunTelemetry,
 } from './agent-telemetry.ts';
@@ -63,6 +66,12 @@ export interface AgentOptions {
 export interface RunOptions {
   /** Cancels the run: the model stream and the tool call in flight are aborted. */
   readonly signal?: AbortSignal;
+  /**
+   * Call settings for every model turn of this run, laid over the model's own key by key.
+   * Checked when the run starts: a wrong type or range rejects `run()` with a `TypeError` or
+   * `RangeError` before anything is sent.
+   */
+  readonly settings?: CallSettings;
 }
 
 // Shared by every agent without a redactor of its own: it has no options, and its verdict per
@@ -70,10 +79,10 @@ export interface RunOptions {
 const defaultRedactor = new SecretRedactor();
 
 interface StepState {
-  text: string;
-  calls: ModelToolCall[];
+  readonly turn: AssistantTurn;
   finishReason: FinishReason | undefined;
   usage: Usage | undefined;
+  response: { readonly id?: string; readonly model?: string } | undefined;
 }
 
 /**
@@ -149,6 +158,7 @@ export class Agent {
   ): Promise<AgentRunResult> {
     // Straight from the loop, not through stream(), and only the done event: each event a
     // generator yields costs its own promises and turns, for events nobody here reads.
+    options = checkedRunOptions(options);
     const traced = this.#telemetry?.startRun();
     const events =
       traced === undefined
@@ -165,6 +175,7 @@ export class Agent {
     input: string | readonly ChatMessage[],
     options: RunOptions = {},
   ): AsyncGenerator<AgentEvent, void, undefined> {
+    options = checkedRunOptions(options);
     const traced = this.#telemetry?.startRun();
     yield* traced === undefined
       ? this.#stream(input, options, { traced, everyEvent: true })
@@ -196,13 +207,21 @@ export class Agent {
     { traced, everyEvent }: LoopOptions,
   ): AsyncGenerator<AgentEvent, void, undefined> {
     const signal = options.signal;
+    const settings = options.settings;
     const messages: ChatMessage[] =
       typeof input === 'string'
         ? [{ role: 'user', content: input }]
         : [...input];
     const budget = new ErrorBudget(this.#budget);
     const steps: AgentStep[] = [];
-    const usage = { inputTokens: 0, outputTokens: 0 };
+    const usage: {
+      inputTokens: number;
+      outputTokens: number;
+      reasoningTokens?: number;
+    } = {
+      inputTokens: 0,
+      outputTokens: 0,
+    };
     const finish = (
       stopReason: StopReason,
       extra: Partial<AgentRunResult> = {},
@@ -229,11 +248,12 @@ export class Agent {
       }
       let chat: ChatTelemetry | undefined;
       const state: StepState = {
-        text: '',
-        calls: [],
+        turn: new AssistantTurn(),
         finishReason: undefined,
         usage: undefined,
+        response: undefined,
       };
+      const turn = state.turn;
       try {
         const tools = this.#registry.specs({ hideOpenCircuits: true });
         chat = traced?.startChat({
@@ -248,29 +268,29 @@ export class Agent {
             : { instructions: this.#instructions }),
           messages: [...messages],
           tools,
+          ...(settings === undefined ? {} : { settings }),
           ...(signal === undefined ? {} : { signal }),
           ...(chat === undefined ? {} : { onRetry: chat.retry.bind(chat) }),
         };
         for await (const event of this.#model.stream(request)) {
-          if (event.type === 'text-delta') {
-            state.text += event.text;
-            if (everyEvent) {
-              yield { type: 'text-delta', step: index, text: event.text };
-            }
-          } else if (event.type === 'tool-call') {
-            state.calls.push(event.call);
-          } else {
+          if (event.type === 'finish') {
             state.finishReason = event.finishReason;
             state.usage = event.usage;
+            state.response = event.response;
+            continue;
+          }
+          turn.add(event);
+          if (everyEvent && event.type === 'text-delta') {
+            yield { type: 'text-delta', step: index, text: event.text };
           }
         }
-        chat?.end({ ...state, toolCalls: state.calls });
+        chat?.end(chatEnd(state));
       } catch (error: unknown) {
-        chat?.end({ ...state, toolCalls: state.calls, error });
+        chat?.end({ ...chatEnd(state), error });
         if (isAborted(signal)) {
           steps.push({
             index,
-            text: state.text,
+            text: turn.text,
             finishReason: undefined,
             toolCalls: [],
           });
@@ -279,7 +299,7 @@ export class Agent {
         }
         steps.push({
           index,
-          text: state.text,
+          text: turn.text,
           finishReason: undefined,
           toolCalls: [],
         });
@@ -289,27 +309,39 @@ export class Agent {
       if (state.usage) {
         usage.inputTokens += state.usage.inputTokens;
         usage.outputTokens += state.usage.outputTokens;
+        if (state.usage.reasoningTokens !== undefined)
+          usage.reasoningTokens =
+            (usage.reasoningTokens ?? 0) + state.usage.reasoningTokens;
       }
       // Only the registry reads the raw arguments; every other surface (events, steps, the
       // history sent back to the model, the run's messages) reads them censored, once.
-      const shownCalls = state.calls.map((call) => ({
-        ...call,
-        arguments: censorArguments(call.arguments, this.#redactor),
-      }));
+      const calls = turn.calls;
+      const shownCalls = calls.map((call) => {
+        const censored = censorArguments(call.arguments, this.#redactor);
+        return censored === call.arguments
+          ? call
+          : { ...call, arguments: censored };
+      });
       messages.push({
         role: 'assistant',
-        content: state.text,
+        content: turn.text,
         toolCalls: shownCalls,
+        parts: turn.finishedParts(shownCalls),
       });
-      if (state.calls.length === 0) {
+      if (calls.length === 0) {
         steps.push({
           index,
-          text: state.text,
+          text: turn.text,
           finishReason: state.finishReason,
           toolCalls: [],
         });
         if (everyEvent) yield stepEnd(index, state);
-        yield finish('completed');
+        // A blocked prompt or answer is no completion, however empty and quiet it ends.
+        yield finish(
+          state.finishReason === 'content_filter'
+            ? 'content_filter'
+            : 'completed',
+        );
         return;
       }
 
@@ -325,7 +357,7 @@ export class Agent {
       // Concurrently, through the one seam; results go back in call order.
       const callAll = () =>
         Promise.all(
-          state.calls.map((call) =>
+          calls.map((call) =>
             this.#registry.call(call.name, call.arguments, {
               callId: call.id,
               ...(signal === undefined ? {} : { signal }),
@@ -340,7 +372,7 @@ export class Agent {
         // A cancelled call is the caller's doing, never a tool error to show the model.
         steps.push({
           index,
-          text: state.text,
+          text: turn.text,
           finishReason: state.finishReason,
           toolCalls: [],
         });
@@ -404,7 +436,7 @@ export class Agent {
       });
       steps.push({
         index,
-        text: state.text,
+        text: turn.text,
         finishReason: state.finishReason,
         toolCalls,
       });
@@ -464,7 +496,7 @@ function stepEnd(index: number, state: StepState): AgentEvent {
     type: 'step-end',
     step: index,
     finishReason: state.finishReason,
-    toolCalls: state.calls.length,
+    toolCalls: state.turn.calls.length,
     ...(state.usage === undefined ? {} : { usage: state.usage }),
   };
 }
@@ -482,5 +514,25 @@ function describeModelError(
   return {
     kind: 'unknown',
     message: error instanceof Error ? error.message : String(error),
+  };
+}
+
+/** What the chat span records of a turn. */
+function chatEnd(state: StepState): ChatEnd {
+  return {
+    finishReason: state.finishReason,
+    usage: state.usage,
+    text: state.turn.text,
+    toolCalls: state.turn.calls,
+    ...(state.response === undefined ? {} : { response: state.response }),
+  };
+}
+
+/** The run's options with its settings checked and copied once, before anything is sent. */
+function checkedRunOptions(options: RunOptions): RunOptions {
+  if (options.settings === undefined) return options;
+  return {
+    ...options,
+    settings: checkCallSettings(options.settings, 'Agent.run settings'),
   };
 }

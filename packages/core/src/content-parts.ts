@@ -1,9 +1,20 @@
-import { type ChatMessage } from './chat-model.ts';
+import { type ChatMessage, type ProviderData } from './chat-model.ts';
+import { assistantParts } from './assistant-turn.ts';
 
 /** Text in a user or assistant turn. */
 export interface TextPart {
   readonly type: 'text';
   readonly text: string;
+  /** The provider data the text came with (assistant turns only). */
+  readonly providerData?: ProviderData;
+}
+
+/** An assistant turn's reasoning, with what its provider needs back. */
+export interface ReasoningContentPart {
+  readonly type: 'reasoning';
+  readonly text: string;
+  readonly redacted?: boolean;
+  readonly providerData?: ProviderData;
 }
 
 /** A tool call of an assistant turn, its arguments parsed (or the model's text, if not JSON). */
@@ -12,6 +23,7 @@ export interface ToolCallPart {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly input: unknown;
+  readonly providerData?: ProviderData;
 }
 
 /** A tool result: `error-text` exactly when the call failed (a denial did not fail). */
@@ -33,7 +45,9 @@ export type ContentPartMessage =
   | { readonly role: 'user'; readonly content: readonly TextPart[] }
   | {
       readonly role: 'assistant';
-      readonly content: readonly (TextPart | ToolCallPart)[];
+      readonly content: readonly (
+        TextPart | ReasoningContentPart | ToolCallPart
+      )[];
     }
   | { readonly role: 'tool'; readonly content: readonly ToolResultPart[] };
 
@@ -60,8 +74,9 @@ export function objectInput(input: unknown): Record<string, unknown> {
 }
 
 /**
- * One message as content parts: an assistant's empty text is left out, tool calls carry their
- * parsed arguments, and a failed tool result is `error-text`.
+ * One message as content parts: an assistant's parts in their order (reasoning included, each
+ * with its provider data), its empty text left out unless it carries provider data, tool calls
+ * with their parsed arguments, and a failed tool result as `error-text`.
  */
 export function toContentParts(message: ChatMessage): ContentPartMessage {
   switch (message.role) {
@@ -73,17 +88,30 @@ export function toContentParts(message: ChatMessage): ContentPartMessage {
     case 'assistant':
       return {
         role: 'assistant',
-        content: [
-          ...(message.content === ''
-            ? []
-            : [{ type: 'text' as const, text: message.content }]),
-          ...message.toolCalls.map((call) => ({
-            type: 'tool-call' as const,
-            toolCallId: call.id,
-            toolName: call.name,
-            input: parsedArguments(call.arguments),
-          })),
-        ],
+        content: assistantParts(message).flatMap(
+          (part): (TextPart | ReasoningContentPart | ToolCallPart)[] => {
+            switch (part.type) {
+              case 'text':
+                return part.text === '' && part.providerData === undefined
+                  ? []
+                  : [part];
+              case 'reasoning':
+                return [part];
+              case 'tool-call':
+                return [
+                  {
+                    type: 'tool-call' as const,
+                    toolCallId: part.call.id,
+                    toolName: part.call.name,
+                    input: parsedArguments(part.call.arguments),
+                    ...(part.call.providerData === undefined
+                      ? {}
+                      : { providerData: part.call.providerData }),
+                  },
+                ];
+            }
+          },
+        ),
       };
     case 'tool':
       return {

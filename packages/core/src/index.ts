@@ -17,16 +17,26 @@ export type {
   StopReason,
 } from './agent-events.ts';
 export type {
+  AssistantPart,
+  AssistantTextPart,
+  AssistantToolCallPart,
+  CallSettings,
   ChatMessage,
   ChatModel,
   ChatRequest,
   FinishReason,
+  JsonValue,
   ModelEvent,
   ModelToolCall,
   ModelToolSpec,
+  ProviderData,
+  ProviderOptions,
+  ReasoningPart,
   ToolResultMessage,
   Usage,
 } from './chat-model.ts';
+export { AssistantTurn, assistantParts } from './assistant-turn.ts';
+export { checkCallSettings, mergeCallSettings } from './call-settings.ts';
 export { ModelError } from './model-error.ts';
 export type { ModelErrorKind } from './model-error.ts';
 export { ErrorBudget } from './error-budget.ts';
@@ -51,6 +61,7 @@ export type { GeminiOptions } from './wires/gemini/gemini.ts';
 export { toContentParts } from './content-parts.ts';
 export type {
   ContentPartMessage,
+  ReasoningContentPart,
   TextPart,
   ToolCallPart,
   ToolResultPart,

@@ -11,6 +11,8 @@ function toBlock(part: Part): Record<string, unknown> {
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text };
+    case 'reasoning':
+      throw new TypeError('reasoning parts are filtered out before toBlock');
     case 'tool-call':
       // The registry already told the model when its arguments were malformed; echo an object.
       return {
@@ -41,6 +43,7 @@ export function convertToAnthropicMessage(
   const { role, content } = toContentParts(message);
   return {
     role: role === 'tool' ? 'user' : 'assistant',
-    content: content.map(toBlock),
+    // Reasoning is not replayed yet; it never goes back as text.
+    content: content.filter((part) => part.type !== 'reasoning').map(toBlock),
   };
 }
