@@ -42,7 +42,11 @@ import {
   type ParsedArguments,
   validateArguments,
 } from './parse-arguments.ts';
-import { snapshotJson } from './snapshot-json.ts';
+import {
+  SNAPSHOT_MAX_CHARS,
+  snapshotJson,
+  TOO_LARGE,
+} from './snapshot-json.ts';
 import {
   type CallStage,
   RegistryEmitter,
@@ -725,9 +729,10 @@ export class ToolRegistry {
     durationMs: number,
   ): ToolResponse {
     const { toolName, callId, params } = done;
+    const bounded = boundDetails(given);
     // Read once: scrubbing keeps the keys a response has.
-    const unnamed = hasUnnamedKeys(given);
-    const response = this.#scrub(given, done.secrets, unnamed);
+    const unnamed = hasUnnamedKeys(bounded);
+    const response = this.#scrub(bounded, done.secrets, unnamed);
     const stats = finalStats(response.stats, durationMs, done.result.attempts);
     const context =
       response.context === undefined
@@ -1323,11 +1328,18 @@ function showArguments(
   args: unknown,
   decoded: ParsedArguments,
 ): { readonly params: unknown; readonly secrets: readonly string[] } {
-  // A string that is not JSON is shown as the string it is.
-  if (!decoded.ok) return { params: args, secrets: noSecrets };
+  // A string that is not JSON is shown as the string it is, unless past a snapshot's size.
+  if (!decoded.ok) {
+    const long = typeof args === 'string' && args.length > SNAPSHOT_MAX_CHARS;
+    return { params: long ? TOO_LARGE : args, secrets: noSecrets };
+  }
   const secrets: string[] = [];
-  // Decoded from JSON text: plain data already, and only censored.
-  if (typeof args === 'string' || args === undefined) {
+  // Decoded from JSON text: plain data already, and only censored (the redactor bounds the
+  // depth as a snapshot does; a text too long for a snapshot is read as one, for its size).
+  if (
+    args === undefined ||
+    (typeof args === 'string' && args.length <= SNAPSHOT_MAX_CHARS)
+  ) {
     return { params: redactor.redact(decoded.value, secrets), secrets };
   }
   // Given as a value: read once into JSON and censored in the same walk.
@@ -1339,6 +1351,30 @@ function showArguments(
     };
   }
   return { params: snapshot.value, secrets };
+}
+
+/**
+ * An error's details as a bounded JSON snapshot. The details of what a tool threw reach the
+ * response as the thrown object held them (nothing else is left unread), so they could be a
+ * cycle, or too deep or too large to serialise.
+ */
+function boundDetails(response: ToolResponse): ToolResponse {
+  if (response.status !== 'error') return response;
+  const details = response.errorInfo.details;
+  if (details === undefined) return response;
+  const snapshot = snapshotJson(details);
+  const copy =
+    snapshot.ok && typeof snapshot.value === 'object' && snapshot.value !== null
+      ? (snapshot.value as Record<string, unknown>)
+      : {
+          unserialisable: snapshot.ok
+            ? 'the details are not a JSON object'
+            : snapshot.reason,
+        };
+  return {
+    ...response,
+    errorInfo: { ...response.errorInfo, details: copy },
+  };
 }
 
 /** The response's stats with the call's time (and attempts); one fixed shape for most tools. */
