@@ -491,7 +491,11 @@ export class LlmTestServer {
       return reject('invalid-request', shaped);
     }
     const history = this.#strict
-      ? protocol.checkToolHistory(input.parsed.value, this.#sent)
+      ? protocol.checkToolHistory(
+          input.parsed.value,
+          this.#sent,
+          (input.req.url ?? '/').split('?')[0] ?? '/',
+        )
       : undefined;
     if (history !== undefined) {
       return reject('strict-tool-history', history);

@@ -95,7 +95,11 @@ export interface ProviderProtocol {
    * Strict mode: the provider's own 400 (or 404) for broken tool history, or for opaque state
    * (signatures, reasoning items) the server sent that the request drops or changes.
    */
-  checkToolHistory(body: unknown, sent: SentState): ProviderError | undefined;
+  checkToolHistory(
+    body: unknown,
+    sent: SentState,
+    path: string,
+  ): ProviderError | undefined;
   errorBody(error: ProviderError, requestId: string): object;
   render(reply: ScriptedReply, options: RenderOptions): RenderedReply;
   /** An error event sent after a 200, in the provider's in-stream format. */
