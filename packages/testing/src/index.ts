@@ -1,5 +1,6 @@
 /**
- * A scripted LLM provider test server: OpenAI Chat Completions and Anthropic Messages over real
+ * A scripted LLM provider test server: OpenAI Chat Completions and Responses, Anthropic Messages
+ * and Gemini over real
  * sockets, with scripted conversations, tool-result faults, provider errors and delivery faults.
  *
  * @packageDocumentation

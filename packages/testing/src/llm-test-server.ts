@@ -17,6 +17,7 @@ import { deliverFrames } from './deliver-frames.ts';
 import { geminiProtocol } from './gemini-protocol.ts';
 import { guardTestServerLogger } from './guard-test-server-logger.ts';
 import { openAiProtocol } from './openai-protocol.ts';
+import { responsesProtocol } from './responses-protocol.ts';
 import {
   isProviderError,
   type ParsedRequest,
@@ -73,6 +74,7 @@ interface Route {
 const protocols: readonly ProviderProtocol[] = [
   anthropicProtocol,
   geminiProtocol,
+  responsesProtocol,
   openAiProtocol,
 ];
 
@@ -486,6 +488,7 @@ export class LlmTestServer {
     const shaped = protocol.parse(
       input.parsed.value,
       (input.req.url ?? '/').split('?')[0] ?? '/',
+      this.#sent,
     );
     if (isProviderError(shaped)) {
       return reject('invalid-request', shaped);
