@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  admitOnceDue,
+  admitOnceFree,
   defaultRules,
   rawRedisClient,
   recordingLogger,
@@ -52,25 +54,9 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
 
   const raw = () => rawRedisClient(redis.url);
 
-  /** Resolves once the open circuit's reset timeout has passed on Redis's clock. */
-  async function dueOnServer(circuit: FleetCircuit): Promise<void> {
-    const openedAt = circuit.shared?.openedAt;
-    if (openedAt === undefined) throw new Error('the circuit is not open');
-    await redisClockPassed(redis.url, openedAt + circuit.rules.resetTimeoutMs);
-  }
-
-  /**
-   * The trial once it is due: the first call asks for the lease (and is refused); once the fleet
-   * is half-open, the holder's next call runs it.
-   */
+  /** The trial once it is due: the call that finds it due runs it (see admitOnceDue). */
   async function trialOf(circuit: FleetCircuit): Promise<FleetAdmission> {
-    await dueOnServer(circuit);
-    expect(circuit.admit()).toMatchObject({
-      kind: 'refuse',
-      state: 'half_open',
-    });
-    await viewBecomes(circuit, 'half_open');
-    return circuit.admit();
+    return admitOnceDue(circuit, redis.url);
   }
 
   it('counts failures spread over processes in one window and opens everywhere', async () => {
@@ -157,37 +143,75 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     expect(admission).toMatchObject({ kind: 'refuse', state: 'open' });
   });
 
-  it('lets exactly one trial through fleet-wide, and its success closes everywhere', async () => {
+  it('lets exactly one trial through fleet-wide: claimed while open, run by the call that finds it due', async () => {
     const name = freshTool();
-    const rules = { ...defaultRules, minimumCalls: 1, resetTimeoutMs: 1 };
-    const fleet = await Promise.all([store(), store(), store(), store()]);
+    // A long claim, so that a loaded machine cannot make the claimant miss its turn.
+    const rules = { ...defaultRules, minimumCalls: 1, resetTimeoutMs: 1_000 };
+    const fleet = await Promise.all(
+      [0, 1, 2, 3].map(() => store({ trialClaimMs: 10_000 })),
+    );
     const circuits = fleet.map((s) => s.circuit(name, rules));
     const opened = Promise.all(circuits.map((c) => viewBecomes(c, 'open')));
     at(circuits, 0).record(at(circuits, 0).admit(), true);
     await opened;
-    await dueOnServer(at(circuits, 0));
-    // Every process asks at once: each is refused while the lease is asked for.
-    const halfOpen = Promise.all(
-      circuits.map((c) => viewBecomes(c, 'half_open')),
-    );
-    const asking = circuits.flatMap((c) => [c.admit(), c.admit(), c.admit()]);
-    expect(asking.every((a) => a.kind === 'refuse')).toBe(true);
-    await halfOpen;
-    // Then several calls each: one trial in the whole fleet.
-    const admissions = circuits.flatMap((c) => [
-      c.admit(),
-      c.admit(),
-      c.admit(),
-    ]);
-    const trials = admissions.filter((a) => a.kind === 'trial');
-    expect(trials).toHaveLength(1);
-    expect(admissions.filter((a) => a.kind === 'refuse')).toHaveLength(11);
-    const trial = at(trials, 0);
-    const holder = at(circuits, Math.floor(admissions.indexOf(trial) / 3));
+    // Calls refused while open: each process asks to claim the coming trial; one is granted.
+    const early = circuits.flatMap((c) => [c.admit(), c.admit()]);
+    expect(early.every((a) => a.kind === 'refuse')).toBe(true);
+    await Promise.all(circuits.map((c) => c.lease()));
+    const claimedBy = circuits.map((c) => c.shared?.trialBy);
+    expect(new Set(claimedBy).size).toBe(1);
+    const holderIndex = fleet.findIndex((s) => s.processId === claimedBy[0]);
+    expect(
+      holderIndex,
+      `claimed by ${String(claimedBy[0])}`,
+    ).toBeGreaterThanOrEqual(0);
+    const holder = at(circuits, holderIndex);
+    // The claimant's first call once due is the trial, without a round trip.
+    const trial = await trialOf(holder);
+    expect(trial.kind).toBe('trial');
+    expect(holder.view).toBe('half_open');
+    // Everyone else, asking as often as they like, is refused: one trial in the whole fleet.
+    const others = circuits.filter((c) => c !== holder);
+    const admissions = others.flatMap((c) => [c.admit(), c.admit(), c.admit()]);
+    expect(admissions.filter((a) => a.kind === 'trial')).toHaveLength(0);
+    expect(admissions.filter((a) => a.kind === 'refuse')).toHaveLength(9);
     const closed = Promise.all(circuits.map((c) => viewBecomes(c, 'closed')));
     holder.record(trial, false);
     await closed;
-    expect(at(circuits, 3).admit().kind).toBe('run');
+    expect(at(others, 0).admit().kind).toBe('run');
+  });
+
+  it('a claimant that goes quiet holds the fleet back for the claim only: another call takes the trial', async () => {
+    const name = freshTool();
+    // Long enough for the claim to be asked for before the trial is due.
+    const rules = { ...defaultRules, minimumCalls: 1, resetTimeoutMs: 1_000 };
+    const [a, b] = await Promise.all([
+      store({ trialClaimMs: 50 }),
+      store({ trialClaimMs: 50 }),
+    ]);
+    const ca = a.circuit(name, rules);
+    const cb = b.circuit(name, rules);
+    const opened = viewBecomes(cb, 'open');
+    ca.record(ca.admit(), true);
+    await opened;
+    // a claims the trial with a refused call, then never calls again.
+    expect(ca.admit()).toMatchObject({ kind: 'refuse', state: 'open' });
+    await ca.lease();
+    expect(ca.shared?.trialBy).toBe(a.processId);
+    // Once due, b is refused while a's claim lasts…
+    expect(await admitOnceDue(cb, redis.url)).toMatchObject({
+      kind: 'refuse',
+      state: 'half_open',
+    });
+    // …then its call is the trial.
+    const taken = await admitOnceFree(cb, redis.url);
+    expect(taken.kind).toBe('trial');
+    const closed = Promise.all([
+      viewBecomes(ca, 'closed'),
+      viewBecomes(cb, 'closed'),
+    ]);
+    cb.record(taken, false);
+    await closed;
   });
 
   it('a failed trial reopens the circuit for everyone', async () => {
@@ -240,10 +264,8 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     // The holder dies without a word.
     await a.close();
     await expired;
-    // cb asks for the expired lease and gets it: its view stays half-open, so wait on the grant.
-    expect(cb.admit()).toMatchObject({ kind: 'refuse', state: 'half_open' });
-    await cb.lease();
-    const taken = cb.admit();
+    // cb's next call once the lease ran out (on its own clock estimate) is the trial.
+    const taken = await admitOnceFree(cb, redis.url);
     expect(taken.kind).toBe('trial');
     const closed = viewBecomes(cb, 'closed');
     cb.record(taken, false);
@@ -397,16 +419,14 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
       const opened = viewBecomes(c, 'open');
       c.record(c.admit(), true);
       await opened;
+      // Due on Redis's clock with a margin far wider than any estimate of it from here.
+      await redisClockPassed(own.url, (c.shared?.openedAt ?? 0) + 50);
       const client = await rawRedisClient(own.url);
       const sleeping = client.sendCommand(['DEBUG', 'SLEEP', '1']);
-      // No call waits on the store: the one finding the trial due is answered at once, and the
-      // lease is asked for in the background.
+      // No call waits on the store: the call finding the trial due runs it at once, and its
+      // lease is taken in the background.
       const started = performance.now();
-      expect(c.admit()).toEqual({
-        kind: 'refuse',
-        state: 'half_open',
-        retryAfterMs: 0,
-      });
+      expect(c.admit().kind).toBe('trial');
       await c.lease();
       const waited = performance.now() - started;
       // The unanswered lease request gives up after the command timeout: local breakers decide.

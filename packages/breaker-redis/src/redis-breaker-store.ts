@@ -17,10 +17,11 @@ import {
 } from './fleet-record.ts';
 import {
   type FleetScript,
+  claimScript,
   recordScript,
   restoreScript,
   settleScript,
-  trialScript,
+  startScript,
 } from './fleet-scripts.ts';
 
 /** How to reach Redis (or Valkey) and how the fleet's state is kept there. */
@@ -58,6 +59,13 @@ export interface RedisBreakerStoreOptions {
    * connection (which no other command would show to be dead). Default 1 000 ms.
    */
   readonly probeIntervalMs?: number;
+  /**
+   * How long a process's claim on the next half-open trial holds the rest of the fleet back once
+   * the trial is due. The claimant's first call once due is the trial; a claimant that went quiet
+   * (a serverless instance) delays recovery by this much at most, then any process's call takes
+   * the trial. Default 50 ms.
+   */
+  readonly trialClaimMs?: number;
   /** A pino-compatible logger. Default: silent. */
   readonly logger?: Logger;
 }
@@ -84,6 +92,7 @@ const defaults = {
   commandTimeoutMs: 100,
   connectTimeoutMs: 2_000,
   probeIntervalMs: 1_000,
+  trialClaimMs: 50,
 };
 
 class StoreTimeout extends Error {
@@ -118,6 +127,7 @@ function validate(options: RedisBreakerStoreOptions): void {
     'commandTimeoutMs',
     'connectTimeoutMs',
     'probeIntervalMs',
+    'trialClaimMs',
   ] as const) {
     checkMs(name, options[name]);
   }
@@ -156,6 +166,7 @@ export class RedisBreakerStore implements BreakerStateStore {
   readonly #timeoutMs: number;
   readonly #connectTimeoutMs: number;
   readonly #probeMs: number;
+  readonly #claimMs: number;
   readonly #logger: Logger;
   readonly #client: Client;
   readonly #subscriber: Client;
@@ -189,6 +200,7 @@ export class RedisBreakerStore implements BreakerStateStore {
     this.#connectTimeoutMs =
       options.connectTimeoutMs ?? defaults.connectTimeoutMs;
     this.#probeMs = options.probeIntervalMs ?? defaults.probeIntervalMs;
+    this.#claimMs = options.trialClaimMs ?? defaults.trialClaimMs;
     // A logger that throws loses its line, never a fallback, a resync or a count.
     this.#logger = guardLogger(options.logger, { component: 'breaker-redis' });
     const probeMs = this.#probeMs;
@@ -228,7 +240,9 @@ export class RedisBreakerStore implements BreakerStateStore {
       scheduleFlush: (circuit) => {
         this.#scheduleFlush(circuit);
       },
-      acquireTrial: (circuit, token) => this.#acquireTrial(circuit, token),
+      claimMs: this.#claimMs,
+      claimTrial: (circuit, token) => this.#claimTrial(circuit, token),
+      startTrial: (circuit, token) => this.#startTrial(circuit, token),
       settleTrial: (circuit, token, failed) => {
         this.#settleTrial(circuit, token, failed);
       },
@@ -508,11 +522,37 @@ export class RedisBreakerStore implements BreakerStateStore {
     }
   }
 
-  async #acquireTrial(circuit: FleetCircuit, token: string): Promise<boolean> {
+  async #claimTrial(
+    circuit: FleetCircuit,
+    token: string,
+  ): Promise<number | undefined> {
     const { tool, rules } = circuit;
     try {
       const reply = await this.#eval(
-        trialScript,
+        claimScript,
+        [this.#statesKey, this.#epochsKey, this.#leaseKey(tool)],
+        [
+          this.#channel,
+          this.processId,
+          tool,
+          rules.resetTimeoutMs,
+          this.#claimMs,
+          token,
+        ],
+      );
+      this.#apply(tool, reply[1]);
+      return reply[2] === 1 ? circuit.shared?.trialUntil : undefined;
+    } catch (error: unknown) {
+      this.#degrade(error);
+      return undefined;
+    }
+  }
+
+  async #startTrial(circuit: FleetCircuit, token: string): Promise<void> {
+    const { tool, rules } = circuit;
+    try {
+      const reply = await this.#eval(
+        startScript,
         [this.#statesKey, this.#epochsKey, this.#leaseKey(tool)],
         [
           this.#channel,
@@ -523,14 +563,9 @@ export class RedisBreakerStore implements BreakerStateStore {
           token,
         ],
       );
-      const granted = reply[2] === 1;
-      // Before the half-open record is applied, so whoever hears of it can take the trial.
-      if (granted) circuit.granted(token);
       this.#apply(tool, reply[1]);
-      return granted;
     } catch (error: unknown) {
       this.#degrade(error);
-      return false;
     }
   }
 

@@ -15,6 +15,8 @@ interface Start {
   redisUrl: string;
   upstreamUrl: string;
   resetTimeoutMs: number;
+  trialClaimMs?: number;
+  keyPrefix?: string;
   name: string;
 }
 type Message = Start | { type: 'call' } | { type: 'exit' };
@@ -29,7 +31,10 @@ let stop: (() => Promise<void>) | undefined;
 async function start(options: Start): Promise<void> {
   const store = createRedisBreakerStore({
     url: options.redisUrl,
-    keyPrefix: 'fleet-test:',
+    keyPrefix: options.keyPrefix ?? 'fleet-test:',
+    ...(options.trialClaimMs === undefined
+      ? {}
+      : { trialClaimMs: options.trialClaimMs }),
   });
   if (!(await store.connect())) throw new Error('Redis is not reachable');
   const breaker = createToolBreaker('upstream', {
