@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { type FleetCircuit } from './fleet-circuit.ts';
+import { type FleetKeys } from './fleet-keys.ts';
 
 /** A Lua script run with EVALSHA, falling back to EVAL when the server has lost it. */
 export interface FleetScript {
@@ -209,3 +211,32 @@ redis.call('HSET', KEYS[1], tool, current)
 announce(channel, tool, record)
 return { now, current }
 `);
+
+/**
+ * The keys and arguments of {@link recordScript} for a batch of circuits, taking their pending
+ * outcomes (the circuits' counts start again from zero).
+ */
+export function outcomeBatch(
+  keys: FleetKeys,
+  processId: string,
+  batch: readonly FleetCircuit[],
+): { names: string[]; args: (string | number)[] } {
+  const names = [keys.states, keys.epochs];
+  const args: (string | number)[] = [keys.channel, processId];
+  for (const circuit of batch) {
+    const { rules } = circuit;
+    names.push(keys.window(circuit.tool));
+    args.push(
+      circuit.tool,
+      circuit.pendingCalls,
+      circuit.pendingFailures,
+      rules.windowMs / rules.buckets,
+      rules.buckets,
+      rules.minimumCalls,
+      rules.failureRatePct,
+    );
+    circuit.pendingCalls = 0;
+    circuit.pendingFailures = 0;
+  }
+  return { names, args };
+}
