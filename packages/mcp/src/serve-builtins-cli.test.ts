@@ -2,7 +2,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+} from 'node:http';
+import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -309,5 +313,50 @@ describe('candor-mcp', () => {
     ).toBe(403);
     expect(await post({ host: `mcp.lan:${url.port}` })).toBe(200);
     expect(await post({})).toBe(200);
+  }, 30_000);
+
+  it('passes --fetch-allow to http_fetch: a loopback URL is refused without it and reached with it', async () => {
+    const target = createHttpServer((_request, response) => {
+      response.end('inside');
+    });
+    await new Promise<void>((done) => target.listen(0, '127.0.0.1', done));
+    const { port } = target.address() as AddressInfo;
+    try {
+      const fetchWith = async (args: string[]): Promise<unknown> => {
+        const client = new Client({ name: 'test', version: '1' });
+        await client.connect(
+          new StdioClientTransport({
+            command: process.execPath,
+            args: [...node, ...args],
+            stderr: 'ignore',
+          }),
+        );
+        try {
+          const result = await client.callTool({
+            name: 'http_fetch',
+            arguments: { url: `http://127.0.0.1:${port}/` },
+          });
+          return result.structuredContent;
+        } finally {
+          await client.close();
+        }
+      };
+      expect(await fetchWith([])).toMatchObject({ code: 'ACCESS_DENIED' });
+      expect(
+        await fetchWith(['--fetch-allow', `127.0.0.1:${port}`]),
+      ).toMatchObject({ status: 'success', data: { body: 'inside' } });
+    } finally {
+      await new Promise((done) => target.close(done));
+    }
+  }, 30_000);
+
+  it('refuses a bad --fetch-allow entry with exit code 2', () => {
+    const result = spawnSync(
+      process.execPath,
+      [...node, '--fetch-allow', 'http://x/'],
+      { encoding: 'utf8' },
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('allowHosts entries');
   }, 30_000);
 });

@@ -17,6 +17,8 @@ calculator) over MCP: on stdin/stdout by default, or Streamable HTTP with --http
   --token T        require "Authorization: Bearer T" (or set CANDOR_MCP_TOKEN)
   --allow-host H   a Host name clients may use besides localhost, 127.0.0.1, [::1] (repeatable)
   --allow-origin O a web page origin's hostname allowed to call (repeatable; none by default)
+  --fetch-allow E  an internal host, host:port, IP or CIDR http_fetch may reach (repeatable;
+                   by default it reaches public addresses only)
   --allow-shell-and-writes-without-token
                    serve shell, write_file and http_fetch over HTTP without --token; without
                    it (and without a token) only read_file, list_dir, search, calculator
@@ -52,6 +54,7 @@ export async function runServeBuiltins(
         token: { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
         'allow-origin': { type: 'string', multiple: true },
+        'fetch-allow': { type: 'string', multiple: true },
         'allow-shell-and-writes-without-token': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -88,7 +91,17 @@ export async function runServeBuiltins(
   if (unusable !== undefined) return fail(unusable);
 
   const registry = new ToolRegistry();
-  registerBuiltins(registry, { root: workspace });
+  try {
+    registerBuiltins(registry, {
+      root: workspace,
+      ...(values['fetch-allow'] === undefined
+        ? {}
+        : { httpFetch: { allowHosts: values['fetch-allow'] } }),
+    });
+  } catch (error: unknown) {
+    // A bad --fetch-allow entry: httpFetchTool's TypeError names what it takes.
+    return fail(error instanceof Error ? error.message : String(error));
+  }
   const common = { toolAnnotations: BUILTIN_ANNOTATIONS };
   if (values.http !== true) {
     await serveRegistry(registry, { transport: 'stdio', ...common });
