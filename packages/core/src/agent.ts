@@ -509,6 +509,7 @@ function describeModelError(
       kind: error.kind,
       message: error.message,
       ...(error.status === undefined ? {} : { status: error.status }),
+      ...(error.code === undefined ? {} : { code: error.code }),
     };
   }
   return {
