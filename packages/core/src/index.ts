@@ -57,6 +57,11 @@ export { anthropic } from './wires/anthropic/anthropic.ts';
 export type { AnthropicOptions } from './wires/anthropic/anthropic.ts';
 export { gemini } from './wires/gemini/gemini.ts';
 export type { GeminiOptions } from './wires/gemini/gemini.ts';
+export { openaiResponses } from './wires/openai-responses/openai-responses.ts';
+export type {
+  OpenAIResponsesOptions,
+  OpenAIResponsesReasoning,
+} from './wires/openai-responses/openai-responses.ts';
 // The shared pieces of a ChatModel, for wires and framework adapters beside core.
 export { toContentParts } from './content-parts.ts';
 export type {
