@@ -102,8 +102,8 @@ function joinedInclude(extra: unknown): string[] {
  *
  * @example
  * ```ts
+ * // The key comes from OPENAI_API_KEY unless `apiKey` is given.
  * const model = openaiResponses({
- *   apiKey: process.env.OPENAI_API_KEY,
  *   model: 'gpt-5',
  *   reasoning: { effort: 'medium', summary: 'auto' },
  * });
