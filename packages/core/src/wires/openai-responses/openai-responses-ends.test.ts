@@ -103,6 +103,18 @@ describe('openaiResponses: how a stream ends', () => {
     });
   });
 
+  it('throws incomplete for a function call cut off by max_output_tokens, never running half a call', async () => {
+    const { events, error } = await streamed([
+      { fixture: 'call-cut-by-max-output-tokens.sse' },
+    ]);
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({
+      kind: 'incomplete',
+      message:
+        'The model stream ended a function call before its arguments were complete: the answer is incomplete.',
+    });
+  });
+
   it('throws response.failed as a stream error with the provider code and message', async () => {
     const { error, requests } = await streamed([{ fixture: 'failed.sse' }], {
       maxRetries: 0,

@@ -193,6 +193,9 @@ export async function* parseResponsesStream(
       }
       case 'response.completed':
       case 'response.incomplete': {
+        // A call cut off before its output_item.done (or done as `incomplete`) can never run
+        // as the model meant it: the answer is incomplete, whatever the response says.
+        if (calls.size > 0) throw cutCall();
         const response = event.response;
         const usage = usageOf(response);
         const metadata = responseOf(response);
@@ -239,6 +242,14 @@ export async function* parseResponsesStream(
     kind: 'incomplete',
     message:
       'The model stream ended without response.completed: the answer is incomplete.',
+  });
+}
+
+function cutCall(): ModelError {
+  return new ModelError({
+    kind: 'incomplete',
+    message:
+      'The model stream ended a function call before its arguments were complete: the answer is incomplete.',
   });
 }
 
@@ -290,6 +301,7 @@ function itemDone(
     case 'function_call': {
       const index = Number(event.output_index ?? -1);
       const open = calls.get(index);
+      if (item.status === 'incomplete') throw cutCall();
       calls.delete(index);
       const callId = text(item.call_id) ?? open?.callId ?? '';
       const name = text(item.name) ?? open?.name ?? '';
