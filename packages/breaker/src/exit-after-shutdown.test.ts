@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 const fixture = fileURLToPath(
   new URL('__fixtures__/exit-after-shutdown.ts', import.meta.url),

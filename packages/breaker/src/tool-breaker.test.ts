@@ -9,6 +9,9 @@ import {
   type StateChange,
   type ToolBreaker,
 } from './tool-breaker.ts';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 // The six dependency-health codes, written out rather than read from the metadata the
 // implementation uses, so this table is an independent oracle.

@@ -20,6 +20,40 @@ interface Walk {
   readonly container: object | undefined;
   readonly up: Walk | undefined;
   readonly redaction: Redaction | undefined;
+  /** The container's depth: 0 for the value itself, -1 outside it. */
+  readonly depth: number;
+}
+
+/**
+ * Containers a snapshot keeps, counting the value itself: a deeper one is {@link TOO_DEEP}. The
+ * depth `SecretRedactor` keeps, so arguments read from JSON text and given as objects agree, and
+ * whatever reads a response later (`JSON.stringify`, a logger, a schema) never runs out of stack.
+ */
+export const SNAPSHOT_MAX_DEPTH = 32;
+
+/**
+ * About how much JSON text a snapshot keeps: each string's length, each key's length plus one,
+ * one per other value. Past it, one {@link TOO_LARGE} takes the next value's place and the rest
+ * is left out, so a response stays far below the longest string V8 can build (2^29 characters).
+ */
+export const SNAPSHOT_MAX_CHARS = 2 ** 24;
+
+/** What a container deeper than {@link SNAPSHOT_MAX_DEPTH} becomes: the redactor's own words. */
+export const TOO_DEEP = '[Truncated: too deep]';
+
+/** What stands where a snapshot passed {@link SNAPSHOT_MAX_CHARS}; nothing after it is kept. */
+export const TOO_LARGE = '[Truncated: too large]';
+
+// The budget of the snapshot being taken. Module state rather than a field of each walk, so a
+// snapshot allocates nothing for it; saved and restored around each snapshot, because a getter
+// or `toJSON` may take a snapshot of its own while one is being taken.
+let remaining = SNAPSHOT_MAX_CHARS;
+/** Whether the snapshot being taken has placed its {@link TOO_LARGE}. */
+let marked = false;
+
+function tooLarge(): string {
+  marked = true;
+  return TOO_LARGE;
 }
 
 /** A value read once into plain JSON, or why it cannot be. */
@@ -43,17 +77,26 @@ export function snapshotJson(
   value: unknown,
   redaction?: Redaction,
 ): JsonSnapshot {
+  const savedRemaining = remaining;
+  const savedMarked = marked;
+  remaining = SNAPSHOT_MAX_CHARS;
+  marked = false;
   try {
     return {
       ok: true,
-      value: copy(value, '', {
-        container: undefined,
-        up: undefined,
-        redaction,
-      }),
+      value: copy(
+        value,
+        '',
+        redaction === undefined
+          ? outside
+          : { container: undefined, up: undefined, redaction, depth: -1 },
+      ),
     };
   } catch (error: unknown) {
     return { ok: false, reason: describeThrown(error) };
+  } finally {
+    remaining = savedRemaining;
+    marked = savedMarked;
   }
 }
 
@@ -62,6 +105,7 @@ const outside: Walk = Object.freeze({
   container: undefined,
   up: undefined,
   redaction: undefined,
+  depth: -1,
 });
 
 /**
@@ -81,10 +125,16 @@ export type FieldsSnapshot =
   | JsonSnapshot;
 
 export function snapshotFields(value: object): FieldsSnapshot {
+  const savedRemaining = remaining;
+  const savedMarked = marked;
+  remaining = SNAPSHOT_MAX_CHARS;
+  marked = false;
   try {
     const array = Array.isArray(value);
     // The same order of reads as the general walk: the prototype, then `toJSON`, then the keys.
-    if (!array && !isPlain(value)) return { ok: true, value: viaText(value) };
+    if (!array && !isPlain(value)) {
+      return { ok: true, value: viaText(value, '', outside) };
+    }
     const toJson: unknown = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJson === 'function') {
       return {
@@ -97,6 +147,7 @@ export function snapshotFields(value: object): FieldsSnapshot {
       container: value,
       up: undefined,
       redaction: undefined,
+      depth: 0,
     };
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record);
@@ -104,8 +155,42 @@ export function snapshotFields(value: object): FieldsSnapshot {
     const values: unknown[] = new Array<unknown>(keys.length);
     let count = 0;
     let kept: string[] | undefined;
+    // Each field the wire schema names has a budget of its own, so a large `data` cannot cut
+    // `stats` away; the other fields share one.
+    let otherRemaining = SNAPSHOT_MAX_CHARS;
+    let otherMarked = false;
     for (const name of keys) {
-      const item = copy(record[name], name, walk);
+      const named = isResponseField(name);
+      if (named) {
+        remaining = SNAPSHOT_MAX_CHARS;
+        marked = false;
+      } else {
+        remaining = otherRemaining - (name.length + 1);
+        marked = otherMarked;
+        if (remaining < 0) {
+          // Past the shared budget: the marker in the next such field's place, then none.
+          kept ??= keys.slice(0, count);
+          if (!marked) {
+            kept.push(name);
+            values[count] = tooLarge();
+            count += 1;
+          }
+          otherRemaining = remaining;
+          otherMarked = true;
+          continue;
+        }
+      }
+      const raw = record[name];
+      // A response's text is left out of the budget: `maxResultChars` cuts it later, keeping its
+      // head and tail, where the marker would keep neither.
+      const item =
+        name === 'text' && typeof raw === 'string'
+          ? raw
+          : copy(raw, name, walk);
+      if (!named) {
+        otherRemaining = remaining;
+        otherMarked = marked;
+      }
       if (item === undefined) {
         kept ??= keys.slice(0, count);
         continue;
@@ -118,6 +203,25 @@ export function snapshotFields(value: object): FieldsSnapshot {
     return { ok: true, keys: kept ?? keys, values };
   } catch (error: unknown) {
     return { ok: false, reason: describeThrown(error) };
+  } finally {
+    remaining = savedRemaining;
+    marked = savedMarked;
+  }
+}
+
+/** Whether `name` is a field the wire schema names in a response. */
+function isResponseField(name: string): boolean {
+  switch (name) {
+    case 'status':
+    case 'text':
+    case 'data':
+    case 'stats':
+    case 'context':
+    case 'reason':
+    case 'errorInfo':
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -156,6 +260,8 @@ function setKey(
 function copy(value: unknown, key: string | number, walk: Walk): unknown {
   switch (typeof value) {
     case 'string':
+      remaining -= value.length;
+      return remaining < 0 ? tooLarge() : value;
     case 'boolean':
       return value;
     case 'number':
@@ -203,7 +309,8 @@ function afterToJson(
   if (typeof value !== 'object' || value === null) {
     return copy(value, key, walk);
   }
-  if (!Array.isArray(value) && !isPlain(value)) return viaText(value);
+  if (!Array.isArray(value) && !isPlain(value))
+    return viaText(value, key, walk);
   return copyContainer(value, walk);
 }
 
@@ -215,7 +322,7 @@ function isPlain(value: object): boolean {
 function copyObject(value: object, key: string | number, walk: Walk): unknown {
   const array = Array.isArray(value);
   // Checked before any property is read, so an object left to JSON.stringify is read only there.
-  if (!array && !isPlain(value)) return viaText(value, key);
+  if (!array && !isPlain(value)) return viaText(value, key, walk);
   const toJson: unknown = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJson === 'function') {
     return afterToJson(toJson.call(value, String(key)), key, walk);
@@ -229,13 +336,20 @@ function copyContainer(value: object, outer: Walk): unknown {
       throw new TypeError('Converting circular structure to JSON');
     }
   }
+  const depth = outer.depth + 1;
+  if (depth >= SNAPSHOT_MAX_DEPTH) return TOO_DEEP;
   const redaction = outer.redaction;
-  const walk: Walk = { container: value, up: outer, redaction };
+  const walk: Walk = { container: value, up: outer, redaction, depth };
   if (Array.isArray(value)) {
     const items = value as readonly unknown[];
     const length = items.length;
     const out: unknown[] = [];
     for (let index = 0; index < length; index++) {
+      remaining -= 1;
+      if (remaining < 0) {
+        if (!marked) out.push(tooLarge());
+        break;
+      }
       const item = copy(items[index], index, walk);
       out.push(item === undefined ? null : item);
     }
@@ -245,12 +359,19 @@ function copyContainer(value: object, outer: Walk): unknown {
   const keys = Object.keys(record);
   const out: Record<string, unknown> = {};
   for (const name of keys) {
+    remaining -= name.length + 1;
+    if (remaining < 0) {
+      if (!marked) setKey(out, name, tooLarge());
+      break;
+    }
     const secret = redaction?.redactor.isSecretKey(name) === true;
     // Under a secret key everything is collected whole, so nothing below is censored first.
     let item = copy(
       record[name],
       name,
-      secret ? { container: value, up: outer, redaction: undefined } : walk,
+      secret
+        ? { container: value, up: outer, redaction: undefined, depth }
+        : walk,
     );
     if (item === undefined) continue;
     if (secret) {
@@ -265,10 +386,15 @@ function copyContainer(value: object, outer: Walk): unknown {
   return out;
 }
 
-/** JSON.stringify's own answer for a value that is not a plain object or array. */
-function viaText(value: object, key: string | number = ''): unknown {
+/**
+ * JSON.stringify's own answer for a value that is not a plain object or array, copied again as
+ * plain data so it keeps the snapshot's bounds (and its censoring) too.
+ */
+function viaText(value: object, key: string | number, walk: Walk): unknown {
   // Wrapped so a toJSON(key) sees the key it would see inside the whole value.
   const text = JSON.stringify({ [String(key)]: value });
   const parsed = JSON.parse(text) as Record<string, unknown>;
-  return Object.hasOwn(parsed, String(key)) ? parsed[String(key)] : undefined;
+  return Object.hasOwn(parsed, String(key))
+    ? copy(parsed[String(key)], key, walk)
+    : undefined;
 }

@@ -81,7 +81,7 @@ function transformFrames(
         ...frames.slice(0, fault.afterFrames).map((frame) => frame.text),
         protocol.streamErrorFrame({
           // An error after a 200 is a server-side failure: OpenAI renders it as server_error.
-          status: 500,
+          status: fault.error.status ?? 500,
           code: fault.error.code,
           message: fault.error.message,
         }),

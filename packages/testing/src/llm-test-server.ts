@@ -9,15 +9,10 @@ import { anthropicProtocol } from './anthropic-protocol.ts';
 import type { Attempt } from './attempt.ts';
 import { AttemptRecord } from './attempt-record.ts';
 import { classifyToolResult } from './classify-tool-result.ts';
-import {
-  Conversation,
-  viewHistory,
-  type ConversationHandle,
-  type ConversationScript,
-  type QueuedAttempt,
-  type RequestView,
-  type Step,
-} from './conversation.ts';
+import { Conversation } from './conversation.ts';
+import type { QueuedAttempt, Step } from './step.ts';
+import type { ConversationHandle, ConversationScript } from './step-script.ts';
+import { viewHistory, type RequestView } from './view-history.ts';
 import { deliverFrames } from './deliver-frames.ts';
 import { geminiProtocol } from './gemini-protocol.ts';
 import { guardTestServerLogger } from './guard-test-server-logger.ts';
@@ -29,6 +24,7 @@ import {
   type ProviderProtocol,
 } from './provider-protocol.ts';
 import { ScriptError } from './script-error.ts';
+import { SentState } from './sent-state.ts';
 import type { ScriptedReply } from './scripted-reply.ts';
 import type { TestServerLogger } from './test-server-logger.ts';
 
@@ -215,6 +211,7 @@ export class LlmTestServer {
   readonly #journal: AttemptRecord[] = [];
   readonly #journalWaiters = new Map<number, (() => void)[]>();
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #sent = new SentState();
   #server: Server | undefined;
   #closing = false;
 
@@ -494,7 +491,11 @@ export class LlmTestServer {
       return reject('invalid-request', shaped);
     }
     const history = this.#strict
-      ? protocol.checkToolHistory(input.parsed.value)
+      ? protocol.checkToolHistory(
+          input.parsed.value,
+          this.#sent,
+          (input.req.url ?? '/').split('?')[0] ?? '/',
+        )
       : undefined;
     if (history !== undefined) {
       return reject('strict-tool-history', history);
@@ -665,6 +666,7 @@ export class LlmTestServer {
       request,
       sequence: record.number,
       argumentSliceLength: this.#argumentSliceLength,
+      sent: this.#sent,
     });
     await deliverFrames({
       res,
