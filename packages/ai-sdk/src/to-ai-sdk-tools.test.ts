@@ -8,12 +8,13 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  circuitCalls,
   type ModelSaw,
   runAdapterConformance,
   scenarioCalls,
   scenarioRegistry,
 } from './__fixtures__/adapter-conformance.ts';
-import { toAISDKTools } from './index.ts';
+import { hideOpenCircuits, toAISDKTools } from './index.ts';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -126,6 +127,21 @@ runAdapterConformance({
       output,
     });
     return sawOf(modelOutput as ToolResultPart['output']);
+  },
+  async toolsPerRequest(registry) {
+    const model = twoStepModel(circuitCalls);
+    const tools = toAISDKTools(registry);
+    const result = await generateText({
+      model,
+      tools,
+      prepareStep: hideOpenCircuits(registry, tools),
+      stopWhen: stepCountIs(3),
+      prompt: 'Try it.',
+    });
+    expect(result.text).toBe('done');
+    return model.doGenerateCalls.map((call) =>
+      (call.tools ?? []).map((tool) => tool.name).sort(),
+    );
   },
   async rejectApproval(registry, needsApproval) {
     const model = new MockLanguageModelV3({

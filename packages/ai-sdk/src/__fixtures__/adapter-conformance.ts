@@ -100,6 +100,36 @@ export async function scenarioRegistry(): Promise<{
   return { registry, ends };
 }
 
+/** The first model turn of the open-circuit scenario: two failures open `flaky`'s circuit. */
+export const circuitCalls = [
+  { id: 'f1', name: 'flaky', input: {} },
+  { id: 'f2', name: 'flaky', input: {} },
+];
+
+/** A registry with a healthy `ok` and a closed `flaky` that opens after two failures. */
+export function circuitRegistry(): ToolRegistry {
+  const registry = new ToolRegistry({
+    breaker: { minimumCalls: 2, failureRatePct: 50, resetTimeoutMs: 60_000 },
+  });
+  registry.register(
+    defineTool({
+      name: 'ok',
+      description: 'Always answers',
+      input: z.object({}),
+      run: () => ToolResponse.success('fine'),
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: 'flaky',
+      description: 'Always fails upstream',
+      input: z.object({}),
+      run: () => ToolResponse.error('API_ERROR', 'upstream 502'),
+    }),
+  );
+  return registry;
+}
+
 /** The breaker's view after the scenario: every probe call past approval, the open rejection. */
 export function breakerWindows(
   registry: ToolRegistry,
@@ -142,6 +172,13 @@ export interface AdapterUnderTest {
     name: string,
     context: { readonly callId: string; readonly signal: AbortSignal },
   ): Promise<ModelSaw>;
+  /**
+   * A two-step run with the framework's fake model, the adapter hiding open circuits as its
+   * README says: the model calls `circuitCalls` (opening `flaky`'s circuit), then answers "done".
+   * Resolves to the tool names of each model request, sorted. Absent for a framework run that
+   * sends no model request (a bare LangGraph `ToolNode`).
+   */
+  readonly toolsPerRequest?: (registry: ToolRegistry) => Promise<string[][]>;
   /**
    * A run whose model calls `probe` once with `{ outcome: 'success' }`, with `needsApproval`
    * given to the adapter; the program rejects (or never grants) the approval. Absent for a
@@ -243,6 +280,21 @@ export function runAdapterConformance(adapter: AdapterUnderTest): void {
       expect(saw.text).toMatch(/^\[EXECUTION_ERROR\]/);
       expect(saw.error).not.toBe(false);
     });
+
+    const { toolsPerRequest } = adapter;
+    if (toolsPerRequest !== undefined) {
+      it('leaves a tool whose circuit opened out of the next request, as the Agent does', async () => {
+        registry = circuitRegistry();
+        expect(await toolsPerRequest(registry)).toEqual([
+          ['flaky', 'ok'],
+          ['ok'],
+        ]);
+        expect(
+          registry.health().find((snapshot) => snapshot.name === 'flaky')
+            ?.state,
+        ).toBe('open');
+      });
+    }
 
     const { rejectApproval } = adapter;
     if (rejectApproval !== undefined) {
