@@ -130,11 +130,12 @@ runAdapterConformance({
       request.tools.map((tool) => tool.name).sort(),
     );
   },
-  async rejectApproval(registry, needsApproval) {
-    const model = new ScriptedModel([
-      callsTurn([{ id: 'c1', name: 'probe', input: { outcome: 'success' } }]),
-      doneTurn,
-    ]);
+  async rejectApproval(
+    registry,
+    needsApproval,
+    calls = [{ id: 'c1', name: 'probe', input: { outcome: 'success' } }],
+  ) {
+    const model = new ScriptedModel([callsTurn(calls), doneTurn]);
     const agent = new Agent({
       name: 'probe',
       model,

@@ -180,13 +180,14 @@ export interface AdapterUnderTest {
    */
   readonly toolsPerRequest?: (registry: ToolRegistry) => Promise<string[][]>;
   /**
-   * A run whose model calls `probe` once with `{ outcome: 'success' }`, with `needsApproval`
-   * given to the adapter; the program rejects (or never grants) the approval. Absent for a
-   * framework without approvals.
+   * A run whose model makes `calls` at once (default: `probe` once with `{ outcome: 'success' }`),
+   * with `needsApproval` given to the adapter; the program rejects (or never grants) every
+   * approval. Absent for a framework without approvals.
    */
   readonly rejectApproval?: (
     registry: ToolRegistry,
     needsApproval: NeedsApproval,
+    calls?: readonly { id: string; name: string; input: unknown }[],
   ) => Promise<void>;
 }
 
@@ -308,6 +309,53 @@ export function runAdapterConformance(adapter: AdapterUnderTest): void {
         });
         expect(asked).toEqual([['probe', { outcome: 'success' }]]);
         expect(scenario.ends).toEqual([]);
+      });
+
+      it('asks approval only for arguments the tool takes, and shows their secrets censored', async () => {
+        registry = new ToolRegistry();
+        const ends: ToolEndEvent[] = [];
+        registry.on('tool:end', (event) => ends.push(event));
+        let ran = 0;
+        registry.register(
+          defineTool({
+            name: 'login',
+            description: 'Logs in',
+            input: z.object({ user: z.string(), password: z.string() }),
+            run: () => {
+              ran += 1;
+              return ToolResponse.success('in');
+            },
+          }),
+        );
+        const asked: unknown[] = [];
+        await rejectApproval(
+          registry,
+          (name, input) => {
+            asked.push([name, input]);
+            return true;
+          },
+          [
+            {
+              id: 'valid',
+              name: 'login',
+              input: { user: 'ada', password: 'hunter2' },
+            },
+            { id: 'invalid', name: 'login', input: { user: 5 } },
+          ],
+        );
+        expect(asked).toEqual([
+          ['login', { user: 'ada', password: '[REDACTED]' }],
+        ]);
+        // The invalid call went to the registry without a question, and was refused there.
+        expect(
+          ends.map((end) => [
+            end.callId,
+            end.response.status === 'error'
+              ? end.response.errorInfo.code
+              : end.response.status,
+          ]),
+        ).toEqual([['invalid', 'INVALID_PARAM']]);
+        expect(ran).toBe(0);
       });
     }
   });
