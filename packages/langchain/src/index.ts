@@ -5,5 +5,9 @@
  * @packageDocumentation
  * @module \@candor/langchain
  */
-export { toLangChainTools, toolMessageFor } from './to-lang-chain-tools.ts';
+export {
+  toLangChainTools,
+  toolMessageFor,
+  withoutOpenCircuits,
+} from './to-lang-chain-tools.ts';
 export type { CandorArtifact } from './to-lang-chain-tools.ts';

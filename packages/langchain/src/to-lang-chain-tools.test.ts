@@ -3,10 +3,11 @@ import { outcomeOf, ToolResponse } from '@candor/tools';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import { createAgent } from 'langchain';
+import { createAgent, createMiddleware } from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type AdapterUnderTest,
+  circuitCalls,
   type ModelSaw,
   outcomes,
   runAdapterConformance,
@@ -14,7 +15,11 @@ import {
   scenarioRegistry,
   throwingToolCallAndSignal,
 } from '../../ai-sdk/src/__fixtures__/adapter-conformance.ts';
-import { toLangChainTools, toolMessageFor } from './to-lang-chain-tools.ts';
+import {
+  toLangChainTools,
+  toolMessageFor,
+  withoutOpenCircuits,
+} from './to-lang-chain-tools.ts';
 
 let registry: ToolRegistry | undefined;
 afterEach(() => {
@@ -93,6 +98,44 @@ runAdapterConformance({
     return sent(model.calls[1]?.messages ?? [], ends);
   },
   callOne,
+  async toolsPerRequest(registry) {
+    const model = fakeModel()
+      .respondWithTools(
+        circuitCalls.map((call) => ({
+          id: call.id,
+          name: call.name,
+          args: call.input,
+        })),
+      )
+      .respond(new AIMessage('done'));
+    // What createAgent binds before each model call is what the model is offered.
+    const bound: string[][] = [];
+    const bindTools = model.bindTools.bind(model);
+    model.bindTools = (tools) => {
+      bound.push(tools.map((tool) => tool.name).sort());
+      return bindTools(tools);
+    };
+    // The middleware of the README.
+    const hideOpenCircuits = createMiddleware({
+      name: 'HideOpenCircuits',
+      wrapModelCall: (request, handler) =>
+        handler({
+          ...request,
+          tools: withoutOpenCircuits(registry, request.tools),
+        }),
+    });
+    const agent = createAgent({
+      model,
+      tools: toLangChainTools(registry),
+      middleware: [hideOpenCircuits],
+    });
+    const result = await agent.invoke({
+      messages: [{ role: 'user', content: 'Try it.' }],
+    });
+    expect(result.messages.at(-1)?.content).toBe('done');
+    expect(model.callCount).toBe(2);
+    return bound;
+  },
 });
 
 runAdapterConformance({

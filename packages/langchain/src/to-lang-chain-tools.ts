@@ -58,6 +58,41 @@ const signalOf = (config: unknown): unknown =>
   (config as { readonly signal?: unknown }).signal;
 
 /**
+ * The tools of `tools` the model may be offered now: every one except a registry tool whose
+ * circuit is open (tools that are not the registry's stay), as Candor's own `Agent` hides an open
+ * circuit. For `model.bindTools(withoutOpenCircuits(registry, tools))` before each model call,
+ * or in a `createAgent` middleware's `wrapModelCall` (the package README shows it), so a tool
+ * whose circuit opened during the run is left out of the next request.
+ *
+ * @example
+ * ```ts
+ * const hideOpenCircuits = createMiddleware({
+ *   name: 'HideOpenCircuits',
+ *   wrapModelCall: (request, handler) =>
+ *     handler({ ...request, tools: withoutOpenCircuits(registry, request.tools) }),
+ * });
+ * ```
+ */
+export function withoutOpenCircuits<TTool>(
+  registry: ToolRegistry,
+  tools: readonly TTool[],
+): TTool[] {
+  const closed = new Set(
+    registry.specs({ hideOpenCircuits: true }).map((spec) => spec.name),
+  );
+  const open = new Set(
+    registry
+      .specs()
+      .map((spec) => spec.name)
+      .filter((name) => !closed.has(name)),
+  );
+  return tools.filter((tool) => {
+    const name = (tool as { readonly name?: unknown } | null)?.name;
+    return typeof name !== 'string' || !open.has(name);
+  });
+}
+
+/**
  * The registry's tools as LangChain structured tools, for a LangGraph `ToolNode`, `createAgent`
  * or `model.bindTools()`. Every call goes through `registry.call()` (validation, approval gate,
  * breaker, timeout) and resolves to a {@link toolMessageFor} `ToolMessage`: the tool's function

@@ -9,6 +9,7 @@ import {
 } from '@openai/agents';
 import { beforeAll, expect, it } from 'vitest';
 import {
+  circuitCalls,
   runAdapterConformance,
   scenarioCalls,
   scenarioRegistry,
@@ -96,7 +97,8 @@ runAdapterConformance({
     const agent = new Agent({
       name: 'probe',
       model,
-      tools: toOpenAIAgentsTools(registry),
+      // The scenario calls the open circuit on purpose, to see its [CIRCUIT_OPEN] text.
+      tools: toOpenAIAgentsTools(registry, { hideOpenCircuits: false }),
     });
     const result = await run(agent, 'Try every outcome.');
     expect(result.finalOutput).toBe('done');
@@ -115,11 +117,25 @@ runAdapterConformance({
     });
     return { text: String(output) };
   },
-  async rejectApproval(registry, needsApproval) {
-    const model = new ScriptedModel([
-      callsTurn([{ id: 'c1', name: 'probe', input: { outcome: 'success' } }]),
-      doneTurn,
-    ]);
+  async toolsPerRequest(registry) {
+    const model = new ScriptedModel([callsTurn(circuitCalls), doneTurn]);
+    const agent = new Agent({
+      name: 'circuit',
+      model,
+      tools: toOpenAIAgentsTools(registry),
+    });
+    const result = await run(agent, 'Try it.');
+    expect(result.finalOutput).toBe('done');
+    return model.requests.map((request) =>
+      request.tools.map((tool) => tool.name).sort(),
+    );
+  },
+  async rejectApproval(
+    registry,
+    needsApproval,
+    calls = [{ id: 'c1', name: 'probe', input: { outcome: 'success' } }],
+  ) {
+    const model = new ScriptedModel([callsTurn(calls), doneTurn]);
     const agent = new Agent({
       name: 'probe',
       model,

@@ -100,6 +100,36 @@ export async function scenarioRegistry(): Promise<{
   return { registry, ends };
 }
 
+/** The first model turn of the open-circuit scenario: two failures open `flaky`'s circuit. */
+export const circuitCalls = [
+  { id: 'f1', name: 'flaky', input: {} },
+  { id: 'f2', name: 'flaky', input: {} },
+];
+
+/** A registry with a healthy `ok` and a closed `flaky` that opens after two failures. */
+export function circuitRegistry(): ToolRegistry {
+  const registry = new ToolRegistry({
+    breaker: { minimumCalls: 2, failureRatePct: 50, resetTimeoutMs: 60_000 },
+  });
+  registry.register(
+    defineTool({
+      name: 'ok',
+      description: 'Always answers',
+      input: z.object({}),
+      run: () => ToolResponse.success('fine'),
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: 'flaky',
+      description: 'Always fails upstream',
+      input: z.object({}),
+      run: () => ToolResponse.error('API_ERROR', 'upstream 502'),
+    }),
+  );
+  return registry;
+}
+
 /** The breaker's view after the scenario: every probe call past approval, the open rejection. */
 export function breakerWindows(
   registry: ToolRegistry,
@@ -143,13 +173,21 @@ export interface AdapterUnderTest {
     context: { readonly callId: string; readonly signal: AbortSignal },
   ): Promise<ModelSaw>;
   /**
-   * A run whose model calls `probe` once with `{ outcome: 'success' }`, with `needsApproval`
-   * given to the adapter; the program rejects (or never grants) the approval. Absent for a
-   * framework without approvals.
+   * A two-step run with the framework's fake model, the adapter hiding open circuits as its
+   * README says: the model calls `circuitCalls` (opening `flaky`'s circuit), then answers "done".
+   * Resolves to the tool names of each model request, sorted. Absent for a framework run that
+   * sends no model request (a bare LangGraph `ToolNode`).
+   */
+  readonly toolsPerRequest?: (registry: ToolRegistry) => Promise<string[][]>;
+  /**
+   * A run whose model makes `calls` at once (default: `probe` once with `{ outcome: 'success' }`),
+   * with `needsApproval` given to the adapter; the program rejects (or never grants) every
+   * approval. Absent for a framework without approvals.
    */
   readonly rejectApproval?: (
     registry: ToolRegistry,
     needsApproval: NeedsApproval,
+    calls?: readonly { id: string; name: string; input: unknown }[],
   ) => Promise<void>;
 }
 
@@ -244,6 +282,21 @@ export function runAdapterConformance(adapter: AdapterUnderTest): void {
       expect(saw.error).not.toBe(false);
     });
 
+    const { toolsPerRequest } = adapter;
+    if (toolsPerRequest !== undefined) {
+      it('leaves a tool whose circuit opened out of the next request, as the Agent does', async () => {
+        registry = circuitRegistry();
+        expect(await toolsPerRequest(registry)).toEqual([
+          ['flaky', 'ok'],
+          ['ok'],
+        ]);
+        expect(
+          registry.health().find((snapshot) => snapshot.name === 'flaky')
+            ?.state,
+        ).toBe('open');
+      });
+    }
+
     const { rejectApproval } = adapter;
     if (rejectApproval !== undefined) {
       it("asks the framework's approval with the tool and its input; a call not approved never reaches the registry", async () => {
@@ -256,6 +309,53 @@ export function runAdapterConformance(adapter: AdapterUnderTest): void {
         });
         expect(asked).toEqual([['probe', { outcome: 'success' }]]);
         expect(scenario.ends).toEqual([]);
+      });
+
+      it('asks approval only for arguments the tool takes, and shows their secrets censored', async () => {
+        registry = new ToolRegistry();
+        const ends: ToolEndEvent[] = [];
+        registry.on('tool:end', (event) => ends.push(event));
+        let ran = 0;
+        registry.register(
+          defineTool({
+            name: 'login',
+            description: 'Logs in',
+            input: z.object({ user: z.string(), password: z.string() }),
+            run: () => {
+              ran += 1;
+              return ToolResponse.success('in');
+            },
+          }),
+        );
+        const asked: unknown[] = [];
+        await rejectApproval(
+          registry,
+          (name, input) => {
+            asked.push([name, input]);
+            return true;
+          },
+          [
+            {
+              id: 'valid',
+              name: 'login',
+              input: { user: 'ada', password: 'hunter2' },
+            },
+            { id: 'invalid', name: 'login', input: { user: 5 } },
+          ],
+        );
+        expect(asked).toEqual([
+          ['login', { user: 'ada', password: '[REDACTED]' }],
+        ]);
+        // The invalid call went to the registry without a question, and was refused there.
+        expect(
+          ends.map((end) => [
+            end.callId,
+            end.response.status === 'error'
+              ? end.response.errorInfo.code
+              : end.response.status,
+          ]),
+        ).toEqual([['invalid', 'INVALID_PARAM']]);
+        expect(ran).toBe(0);
       });
     }
   });
