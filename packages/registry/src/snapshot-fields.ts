@@ -19,6 +19,10 @@ import {
  * (the registry's responses, which have a few fixed shapes) instead of a copy with one key
  * stored at a time. Anything else (an array, a class instance, a value with `toJSON`) is copied
  * whole, as `snapshotJson` copies it.
+ *
+ * Bounded as `snapshotJson` is, but each field the wire schema names gets a budget of its own (a
+ * large `data` cannot cut `stats` away), the other fields share one, and a string `text` is left
+ * out of the budget: `maxResultChars` cuts it later, keeping its head and tail.
  */
 export type FieldsSnapshot =
   | {
@@ -28,6 +32,7 @@ export type FieldsSnapshot =
     }
   | JsonSnapshot;
 
+/** Reads an object once, field by field, within the bounds: see {@link FieldsSnapshot}. */
 export function snapshotFields(value: object): FieldsSnapshot {
   const savedRemaining = budget.remaining;
   const savedMarked = budget.marked;

@@ -47,6 +47,11 @@ export type JsonSnapshot =
  * functions in arrays as `null`); on a shared runtime the round trip through text cost about
  * four times as much. Anything else (a `Date`, a `Map`, a class instance, a boxed primitive) is
  * handed to `JSON.stringify` itself, so its rules are never re-implemented here.
+ *
+ * The copy is bounded (`snapshot-budget.ts`): 32 levels, then `'[Truncated: too deep]'` for each
+ * deeper container; about 2^24 characters, then one `'[Truncated: too large]'` and nothing more.
+ * So whatever reads the copy later, `JSON.stringify` included, cannot run out of stack or of
+ * string length.
  */
 export function snapshotJson(
   value: unknown,
