@@ -1,24 +1,15 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useStart } from './__fixtures__/serve.ts';
 import { deliveryFaults } from './delivery-faults.ts';
-import { LlmTestServer, type RunningLlmTestServer } from './llm-test-server.ts';
+import { LlmTestServer } from './llm-test-server.ts';
 
 // Arguments with an escaped quote, a backslash, a multibyte character and an astral one:
 // slices of 3 code units cut through all of them.
 const args = { city: 'Zürich "Nord"', path: 'C:\\tmp', mood: '😀' };
 
-let running: RunningLlmTestServer | undefined;
-
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
-
-async function start(server: LlmTestServer): Promise<string> {
-  running = await server.start();
-  return running.url;
-}
+const start = useStart();
 
 describe('official openai client', () => {
   it('assembles a streamed, fragmented, parallel tool call', async () => {
