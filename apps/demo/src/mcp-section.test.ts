@@ -99,16 +99,15 @@ describe.each([
     wire: 'Streamable HTTP on 127.0.0.1',
     start: async () => {
       const served = servedRegistry();
-      const token = 'demo-test-token';
       const service = await serveRegistry(served, {
         transport: 'http',
-        bearerToken: token,
+        bearerToken: 'demo-token',
       });
       const url = service.url;
       if (url === undefined) throw new Error('no url');
       return {
         source: {
-          http: { url, headers: { Authorization: `Bearer ${token}` } },
+          http: { url, headers: { authorization: 'Bearer demo-token' } },
         } satisfies McpServerSource,
         stop: async () => {
           await service.close();

@@ -35,8 +35,7 @@ export function servedRegistry(): ToolRegistry {
  */
 export async function mcpSection(output: Output): Promise<void> {
   const served = servedRegistry();
-  // Without a token, anyone on the machine could call it, so the server would serve only tools
-  // declared read-only: the demo guards it with a token, as a real deployment should.
+  // Without a token, HTTP serves only tools declared read-only: this one is guarded.
   const token = randomUUID();
   const service = await serveRegistry(served, {
     transport: 'http',
@@ -45,7 +44,7 @@ export async function mcpSection(output: Output): Promise<void> {
   const local = new ToolRegistry();
   const url = service.url;
   if (url === undefined) throw new Error('the HTTP service has no URL');
-  const headers = { Authorization: `Bearer ${token}` };
+  const headers = { authorization: `Bearer ${token}` };
   const imported = await importMcpTools({ http: { url, headers } }, local, {
     prefix: 'remote_',
   });
