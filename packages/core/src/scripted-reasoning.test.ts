@@ -91,6 +91,24 @@ describe('scriptedModel with reasoning', () => {
     );
   });
 
+  it('records the run’s call settings on each request it receives', async () => {
+    const model = scriptedModel([{ text: 'Hi.' }]);
+    const registry = calc();
+    await new Agent({ model, registry }).run('hi', {
+      settings: { temperature: 0.3, providerOptions: { google: { a: 1 } } },
+    });
+    registry.shutdown();
+    expect(model.requests[0]?.settings).toEqual({
+      temperature: 0.3,
+      providerOptions: { google: { a: 1 } },
+    });
+    await expect(
+      new Agent({ model, registry }).run('hi', {
+        settings: { temperature: -1 },
+      }),
+    ).rejects.toThrow(RangeError);
+  });
+
   it('scripts a blocked answer: the run ends content_filter, with an error on its span', async () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({
