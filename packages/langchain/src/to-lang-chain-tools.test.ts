@@ -2,6 +2,7 @@ import { type ToolRegistry } from '@candor/registry';
 import { outcomeOf, ToolResponse } from '@candor/tools';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { createAgent, createMiddleware } from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,6 +84,51 @@ const callOne: AdapterUnderTest['callOne'] = async (
 runAdapterConformance({
   name: 'toLangChainTools in createAgent',
   keepsOrder: true,
+  validatesArguments: true,
+  async rejectApproval(
+    registry,
+    needsApproval,
+    calls = [{ id: 'c1', name: 'probe', input: { outcome: 'success' } }],
+  ) {
+    const model = fakeModel()
+      .respondWithTools(
+        calls.map((call) => ({
+          id: call.id,
+          name: call.name,
+          args: call.input as Record<string, unknown>,
+        })),
+      )
+      .respond(new AIMessage('done'));
+    const agent = createAgent({
+      model,
+      tools: toLangChainTools(registry, { needsApproval }),
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: 'approval' } };
+    const first = await agent.invoke(
+      { messages: [{ role: 'user', content: 'Try it.' }] },
+      config,
+    );
+    // The graph paused at the approval; nobody grants it.
+    expect(first.__interrupt__).toHaveLength(1);
+    expect(first.__interrupt__?.[0]?.value).toMatchObject({
+      type: 'candor_tool_approval',
+      toolCallId: calls[0]?.id,
+    });
+    // What a person is shown: the censored arguments.
+    expect(JSON.stringify(first.__interrupt__)).not.toContain('hunter2');
+    const second = await agent.invoke(
+      new Command({ resume: { approved: false, reason: 'not now' } }),
+      config,
+    );
+    expect(second.messages.at(-1)?.content).toBe('done');
+    const denial = second.messages.find(
+      (message) =>
+        ToolMessage.isInstance(message) &&
+        message.tool_call_id === calls[0]?.id,
+    );
+    expect(denial?.content).toMatch(/^\[DENIED\] This call was NOT executed/);
+  },
   async twoStepRun(registry) {
     const model = fakeModel()
       .respondWithTools(toolCalls)
