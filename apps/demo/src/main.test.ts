@@ -189,7 +189,7 @@ describe('pnpm demo', () => {
     const model = await runDemo([], { CANDOR_MODEL: 'gpt-4' });
     expect(model.code).toBe(2);
     expect(model.stderr).toContain(
-      'CANDOR_MODEL must be openai:<model>, anthropic:<model>, gemini:<model> or an OpenAI-compatible base URL',
+      'CANDOR_MODEL must be openai:<model>, openai-responses:<model>, anthropic:<model>, gemini:<model> or an OpenAI-compatible base URL',
     );
     expect(model.stderr).not.toMatch(/\n\s+at /);
   });

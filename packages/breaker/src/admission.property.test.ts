@@ -7,6 +7,9 @@ import {
   createToolBreaker,
   type StateChange,
 } from './tool-breaker.ts';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 // `pnpm test:fuzz` with CANDOR_FUZZ_RUNS and CANDOR_FUZZ_SEED runs this longer or replays a
 // failure; CI runs the default count.

@@ -2,6 +2,9 @@ import { ToolResponse } from '@candor/tools';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createToolBreaker, type ToolBreaker } from './tool-breaker.ts';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 interface Line {
   level: number;

@@ -8,6 +8,9 @@ import {
   validateBreakerOptions,
 } from './breaker-options.ts';
 import { createToolBreaker } from './tool-breaker.ts';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 function bad(options: unknown): BreakerOptions {
   return options as BreakerOptions;

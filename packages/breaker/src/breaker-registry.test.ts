@@ -4,6 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BreakerRegistry } from './breaker-registry.ts';
 import { bucketTicker } from './bucket-ticker.ts';
 import { type ToolBreaker } from './tool-breaker.ts';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 const registries: BreakerRegistry[] = [];
 
@@ -199,33 +202,28 @@ describe('BreakerRegistry', () => {
   });
 
   it('23. a thousand tools share one interval and raise no MaxListenersExceededWarning', async () => {
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error): void => {
-      warnings.push(warning);
-    };
-    process.on('warning', onWarning);
+    // Caught where Node raises a warning, before it is printed: the control below must not print
+    // one into a clean run (this file's failOnProcessWarnings guard fails it if it does).
+    const emitWarning = vi
+      .spyOn(process, 'emitWarning')
+      .mockImplementation(() => undefined);
+    const warnings = (): unknown[] =>
+      emitWarning.mock.calls.map(([warning]) =>
+        warning instanceof Error ? warning.name : warning,
+      );
     try {
-      // Control: the same detection does see the warning an overloaded emitter raises (Node
-      // also prints that one, on purpose, as "11 control-rotate listeners").
+      // Control: the same detection does see the warning an overloaded emitter raises.
       const overloaded = new EventEmitter();
       for (let i = 0; i < 11; i++)
         overloaded.on('control-rotate', () => undefined);
-      await new Promise<void>((resolve) => {
-        process.nextTick(resolve);
-      });
-      expect(warnings.map((each) => each.name)).toEqual([
-        'MaxListenersExceededWarning',
-      ]);
-      warnings.length = 0;
+      expect(warnings()).toEqual(['MaxListenersExceededWarning']);
+      emitWarning.mockClear();
 
       const breakers = registry();
       for (let i = 0; i < 1_000; i++) breakers.get(`tool_${i}`);
       breakers.get('other_width', { windowMs: 10_000, buckets: 10 });
       await failTimes(breakers.get('tool_1'), 1);
-      await new Promise<void>((resolve) => {
-        process.nextTick(resolve);
-      });
-      expect(warnings).toEqual([]);
+      expect(warnings()).toEqual([]);
       expect(bucketTicker.stats()).toEqual({
         intervals: 2,
         breakers: 1_001,
@@ -234,7 +232,7 @@ describe('BreakerRegistry', () => {
       breakers.shutdownAll();
       expect(vi.getTimerCount()).toBe(0);
     } finally {
-      process.off('warning', onWarning);
+      emitWarning.mockRestore();
     }
   });
 });

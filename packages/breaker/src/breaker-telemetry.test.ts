@@ -9,6 +9,9 @@ import { type BreakerOptions } from './breaker-options.ts';
 import { BreakerRegistry } from './breaker-registry.ts';
 import { bucketTicker } from './bucket-ticker.ts';
 import { createToolBreaker, type ToolBreaker } from './tool-breaker.ts';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 // Written out rather than imported, so a renamed metric fails here.
 const STATE = 'agent_tool.circuit_breaker.state';

@@ -1,6 +1,9 @@
 import { ToolResponse } from '@candor/tools';
 import { describe, expect, it } from 'vitest';
 import { countsAsFailure } from './counts-as-failure.ts';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 describe('countsAsFailure', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { type ToolErrorCode } from '@candor/errors';
 import { isDenied, type ToolResponse } from '@candor/tools';
-import { defaultFailureCodes } from './breaker-options.ts';
+import { defaultFailureCodes } from './breaker-defaults.ts';
 
 /**
  * Whether a breaker counts `response` as a failure of the tool's health: an ERROR response whose

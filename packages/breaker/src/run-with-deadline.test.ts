@@ -2,6 +2,9 @@ import { CallAbort, ToolResponse } from '@candor/tools';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deadlines } from './deadlines.ts';
 import { type DeadlineRun, runWithDeadline } from './run-with-deadline.ts';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 function options(
   run: DeadlineRun['run'],

@@ -2,6 +2,9 @@ import { ToolResponse } from '@candor/tools';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bucketTicker } from './bucket-ticker.ts';
 import { createToolBreaker, type ToolBreaker } from './tool-breaker.ts';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 // Real breakers on the one shared rotate controller of their bucket width, with the lean
 // rotation withoutLatencies puts in opossum's place: windows, shutdown and reuse of a name.

@@ -2,6 +2,9 @@ import { type Logger, ToolResponse } from '@candor/tools';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BreakerRegistry } from './breaker-registry.ts';
 import { createToolBreaker, type ToolBreaker } from './tool-breaker.ts';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 /** A logger whose every method throws; `attempts` counts the lines the breaker tried to write. */
 function throwingLogger(): { logger: Logger; attempts: () => number } {

@@ -2,6 +2,9 @@ import { EventEmitter } from 'node:events';
 import CircuitBreaker from 'opossum';
 import { describe, expect, it } from 'vitest';
 import { type LatencyStatus, withoutLatencies } from './without-latencies.ts';
+import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
+
+failOnProcessWarnings();
 
 function circuit(controller: EventEmitter): CircuitBreaker<[boolean]> {
   return new CircuitBreaker(

@@ -73,6 +73,8 @@ export interface AgentRunResult {
     readonly kind: ModelErrorKind | 'unknown';
     readonly message: string;
     readonly status?: number;
+    /** The provider's name for the failure (`UNAVAILABLE`, `overloaded_error`), when it sent one. */
+    readonly code?: string;
   };
 }
 

@@ -167,7 +167,7 @@ describe('agent spans', () => {
     expect(run?.attributes).toEqual({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'calculator',
-      'gen_ai.provider.name': 'openai-compatible',
+      'gen_ai.provider.name': 'openai',
       'gen_ai.request.model': 'gpt-test',
       'gen_ai.usage.input_tokens': result.usage.inputTokens,
       'gen_ai.usage.output_tokens': result.usage.outputTokens,
@@ -179,7 +179,7 @@ describe('agent spans', () => {
     expect(first?.kind).toBe(SpanKind.CLIENT);
     expect(first?.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': 'openai-compatible',
+      'gen_ai.provider.name': 'openai',
       'gen_ai.request.model': 'gpt-test',
       'gen_ai.response.finish_reasons': ['tool_calls'],
     });

@@ -1,7 +1,6 @@
 import { SecretRedactor } from '@candor/tools';
 import {
   type Attributes,
-  context,
   type Context,
   createNoopMeter,
   type Histogram,
@@ -14,14 +13,39 @@ import {
   trace,
   type Tracer,
 } from '@opentelemetry/api';
-import { type AgentRunResult } from './agent-events.ts';
 import {
-  type ChatMessage,
+  type AssistantPart,
   type FinishReason,
   type ModelToolCall,
   type Usage,
 } from './chat-model.ts';
-import { ModelError } from './model-error.ts';
+import { conventionMessages } from './convention-messages.ts';
+import { errorType } from './error-type.ts';
+import {
+  ChatTelemetry,
+  type ChatRequestView,
+  RunTelemetry,
+} from './run-telemetry.ts';
+import {
+  agentAttributes,
+  AGENT_NAME,
+  DURATION_BOUNDARIES,
+  ERROR_TYPE,
+  FINISH_REASONS,
+  INPUT_TOKENS,
+  OPERATION_NAME,
+  OUTPUT_TOKENS,
+  PROVIDER_NAME,
+  REASONING_TOKENS,
+  REQUEST_MODEL,
+  RESPONSE_ID,
+  RESPONSE_MODEL,
+  TOKEN_BOUNDARIES,
+  TOKEN_TYPE,
+} from './telemetry-names.ts';
+
+export { agentAttributes } from './telemetry-names.ts';
+export type { ChatTelemetry, RunTelemetry } from './run-telemetry.ts';
 
 /** Where an agent's spans and metrics go, and whether prompts and completions are recorded. */
 export interface AgentTelemetryOptions {
@@ -40,48 +64,6 @@ export interface AgentTelemetryOptions {
   readonly redactor?: SecretRedactor;
 }
 
-// Names from the OpenTelemetry GenAI semantic conventions (status Development), copied rather
-// than imported from the incubating entry point, as the JS SIG advises for unstable names:
-// https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/
-// https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-agent-spans/
-// https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-metrics/
-const OPERATION_NAME = 'gen_ai.operation.name';
-const PROVIDER_NAME = 'gen_ai.provider.name';
-const REQUEST_MODEL = 'gen_ai.request.model';
-const AGENT_NAME = 'gen_ai.agent.name';
-const INPUT_TOKENS = 'gen_ai.usage.input_tokens';
-const OUTPUT_TOKENS = 'gen_ai.usage.output_tokens';
-const FINISH_REASONS = 'gen_ai.response.finish_reasons';
-const TOKEN_TYPE = 'gen_ai.token.type';
-const ERROR_TYPE = 'error.type';
-
-/** Attribute names of the agent's spans, GenAI convention names and Candor's own. */
-export const agentAttributes = Object.freeze({
-  OPERATION_NAME,
-  PROVIDER_NAME,
-  REQUEST_MODEL,
-  AGENT_NAME,
-  INPUT_TOKENS,
-  OUTPUT_TOKENS,
-  FINISH_REASONS,
-  ERROR_TYPE,
-  INPUT_MESSAGES: 'gen_ai.input.messages',
-  OUTPUT_MESSAGES: 'gen_ai.output.messages',
-  SYSTEM_INSTRUCTIONS: 'gen_ai.system_instructions',
-  STOP_REASON: 'candor.agent.stop_reason',
-  BUDGET_EXHAUSTED: 'candor.agent.error_budget.exhausted',
-  RETRY_ATTEMPT: 'candor.retry.attempt',
-  RETRY_DELAY_MS: 'candor.retry.delay_ms',
-});
-
-const TOKEN_BOUNDARIES = [
-  1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304,
-  16777216, 67108864,
-];
-const DURATION_BOUNDARIES = [
-  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48,
-  40.96, 81.92,
-];
 const NoopMeter = createNoopMeter().constructor;
 
 // The API's no-op tracer provider and tracer: what its global ProxyTracerProvider delegates to
@@ -117,60 +99,11 @@ export interface ChatEnd {
   readonly usage: Usage | undefined;
   readonly text: string;
   readonly toolCalls: readonly ModelToolCall[];
+  /** The turn's parts in order, reasoning included. */
+  readonly parts?: readonly AssistantPart[];
   /** The response's id and model, when the provider named them. */
   readonly response?: { readonly id?: string; readonly model?: string };
   readonly error?: unknown;
-}
-
-function errorType(error: unknown): string {
-  if (error instanceof ModelError)
-    return error.status === undefined ? error.kind : String(error.status);
-  return error instanceof Error ? error.name : 'unknown';
-}
-
-function parsedArguments(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
-/** The conversation in the conventions' message shape, before redaction. */
-function conventionMessages(messages: readonly ChatMessage[]): unknown[] {
-  return messages.map((message) => {
-    switch (message.role) {
-      case 'user':
-        return {
-          role: 'user',
-          parts: [{ type: 'text', content: message.content }],
-        };
-      case 'assistant':
-        return {
-          role: 'assistant',
-          parts: [
-            ...(message.content === ''
-              ? []
-              : [{ type: 'text', content: message.content }]),
-            ...message.toolCalls.map((call) => ({
-              type: 'tool_call',
-              id: call.id,
-              name: call.name,
-              arguments: parsedArguments(call.arguments),
-            })),
-          ],
-        };
-      case 'tool':
-        return {
-          role: 'tool',
-          parts: message.results.map((result) => ({
-            type: 'tool_call_response',
-            id: result.callId,
-            response: result.content,
-          })),
-        };
-    }
-  });
 }
 
 /**
@@ -336,15 +269,22 @@ export class AgentTelemetry {
       if (end.usage !== undefined) {
         span.setAttribute(INPUT_TOKENS, end.usage.inputTokens);
         span.setAttribute(OUTPUT_TOKENS, end.usage.outputTokens);
+        if (end.usage.reasoningTokens !== undefined)
+          span.setAttribute(REASONING_TOKENS, end.usage.reasoningTokens);
       }
       if (end.finishReason !== undefined)
         span.setAttribute(FINISH_REASONS, [end.finishReason]);
+      if (end.response?.id !== undefined)
+        span.setAttribute(RESPONSE_ID, end.response.id);
+      if (end.response?.model !== undefined)
+        span.setAttribute(RESPONSE_MODEL, end.response.model);
       if (this.#recordContent && failed === undefined && span.isRecording()) {
         const [output] = conventionMessages([
           {
             role: 'assistant',
             content: end.text,
             toolCalls: end.toolCalls,
+            ...(end.parts === undefined ? {} : { parts: end.parts }),
           },
         ]);
         span.setAttribute(
@@ -354,112 +294,6 @@ export class AgentTelemetry {
       }
       if (failed !== undefined) {
         span.setAttribute(ERROR_TYPE, failed);
-        span.setStatus({ code: SpanStatusCode.ERROR });
-      }
-      span.end();
-    } catch {
-      // A broken span never changes the run.
-    }
-  }
-}
-
-/** The part of a chat request the telemetry reads. */
-interface ChatRequestView {
-  readonly instructions?: string;
-  readonly messages: readonly ChatMessage[];
-}
-
-/** One model request's span. */
-export class ChatTelemetry {
-  readonly #owner: AgentTelemetry;
-  readonly #span: Span | undefined;
-  readonly #startedAt: number;
-
-  /** @internal */
-  constructor(
-    owner: AgentTelemetry,
-    span: Span | undefined,
-    startedAt: number,
-  ) {
-    this.#owner = owner;
-    this.#span = span;
-    this.#startedAt = startedAt;
-  }
-
-  /** A retry of this request, as a span event. */
-  retry(info: { attempt: number; error: unknown; delayMs: number }): void {
-    try {
-      this.#span?.addEvent('retry', {
-        [agentAttributes.RETRY_ATTEMPT]: info.attempt,
-        [agentAttributes.RETRY_DELAY_MS]: info.delayMs,
-        [ERROR_TYPE]: errorType(info.error),
-      });
-    } catch {
-      // Best effort.
-    }
-  }
-
-  /** Ends the span with what the model answered, or how it failed. */
-  end(end: ChatEnd): void {
-    this.#owner.endChat(this.#span, this.#startedAt, end);
-  }
-}
-
-/** One run's span. */
-export class RunTelemetry {
-  readonly #owner: AgentTelemetry;
-  readonly #span: Span | undefined;
-  readonly #context: Context;
-
-  /** @internal */
-  constructor(owner: AgentTelemetry, span: Span | undefined) {
-    this.#owner = owner;
-    this.#span = span;
-    let active = context.active();
-    try {
-      if (span !== undefined) active = trace.setSpan(active, span);
-    } catch {
-      // Without the context API, children start where they would have anyway.
-    }
-    this.#context = active;
-  }
-
-  /** Starts the span of one model request under the run. */
-  startChat(request: ChatRequestView): ChatTelemetry {
-    return this.#owner.startChat(this.#context, request);
-  }
-
-  /** Runs `work` with the run's span active, so the registry's `execute_tool` spans are children. */
-  within<T>(work: () => T): T {
-    return context.with(this.#context, work);
-  }
-
-  /** Ends the run's span with its stop reason; `undefined` when the caller left mid-run. */
-  end(result: AgentRunResult | undefined): void {
-    const span = this.#span;
-    if (span === undefined) return;
-    try {
-      const stopReason = result?.stopReason ?? 'abandoned';
-      span.setAttribute(agentAttributes.STOP_REASON, stopReason);
-      if (result?.usage !== undefined) {
-        span.setAttribute(INPUT_TOKENS, result.usage.inputTokens);
-        span.setAttribute(OUTPUT_TOKENS, result.usage.outputTokens);
-      }
-      if (result?.budget !== undefined)
-        span.setAttribute(
-          agentAttributes.BUDGET_EXHAUSTED,
-          result.budget.exhausted,
-        );
-      const failure =
-        result?.stopReason === 'model_error'
-          ? ((result.modelError?.status === undefined
-              ? result.modelError?.kind
-              : String(result.modelError.status)) ?? 'model_error')
-          : result?.stopReason === 'error_budget'
-            ? 'error_budget'
-            : undefined;
-      if (failure !== undefined) {
-        span.setAttribute(ERROR_TYPE, failure);
         span.setStatus({ code: SpanStatusCode.ERROR });
       }
       span.end();

@@ -1,89 +1,44 @@
 import {
   guardLogger,
   type Logger,
-  outcomeOf,
   SecretRedactor,
   type ToolExecutor,
-  toolResultForModel,
   type ToolResultForModelOptions,
 } from '@candor/tools';
 import {
   type AgentEvent,
   type AgentRunResult,
   type AgentStep,
-  type AgentToolCall,
   type StopReason,
 } from './agent-events.ts';
+import { type ChatMessage, type ChatModel } from './chat-model.ts';
 import {
-  type CallSettings,
-  type ChatMessage,
-  type ChatModel,
-  type FinishReason,
-  type Usage,
-} from './chat-model.ts';
-import { AssistantTurn } from './assistant-turn.ts';
-import { checkCallSettings } from './call-settings.ts';
+  type AgentOptions,
+  checkedRunOptions,
+  type RunOptions,
+} from './agent-options.ts';
 import {
   AgentTelemetry,
-  type AgentTelemetryOptions,
-  type ChatEnd,
   type ChatTelemetry,
   type RunTelemetry,
 } from './agent-telemetry.ts';
+import { agentToolCalls, toolMessage } from './agent-tool-calls.ts';
 import { ErrorBudget, type ErrorBudgetOptions } from './error-budget.ts';
-import { ModelError } from './model-error.ts';
 
-/** Options of {@link Agent}. */
-export interface AgentOptions {
-  /** The model that plans each step: `openaiCompatible`, `anthropic`, `gemini`, `scriptedModel` (from `@candor/core/testing`) or any {@link ChatModel}. */
-  readonly model: ChatModel;
-  /** A `ToolRegistry`, or any {@link ToolExecutor} (a registry filled from MCP, say). */
-  readonly registry: ToolExecutor;
-  /** The system instructions sent with every model turn. */
-  readonly instructions?: string;
-  /** Model turns in one run. Default 10. */
-  readonly maxSteps?: number;
-  /** When the run stops because tool calls keep failing: total errors, consecutive errors and repeats of one code (defaults 5, 3 and 2). */
-  readonly errorBudget?: ErrorBudgetOptions;
-  /** pino-compatible; silent by default. */
-  readonly logger?: Logger;
-  /**
-   * How tool results are shown to the model: the error-detail budget (`maxDetailBytes`, 4096
-   * bytes per stream by default) and the redactor that censors secret-looking keys, which also
-   * censors the arguments in `tool-start` events. Pass the same extra keys as your registry.
-   */
-  readonly toolResult?: ToolResultForModelOptions;
-  /** The agent's name in traces (`invoke_agent {name}`, `gen_ai.agent.name`). Default `agent`. */
-  readonly name?: string;
-  /**
-   * OpenTelemetry spans and metrics of each run; `false` turns them off. Default: the global
-   * tracer and meter, which are no-ops until the application registers an SDK.
-   */
-  readonly telemetry?: AgentTelemetryOptions | false;
-}
-
-/** Options of one run. */
-export interface RunOptions {
-  /** Cancels the run: the model stream and the tool call in flight are aborted. */
-  readonly signal?: AbortSignal;
-  /**
-   * Call settings for every model turn of this run, laid over the model's own key by key.
-   * Checked when the run starts: a wrong type or range rejects `run()` with a `TypeError` or
-   * `RangeError` before anything is sent.
-   */
-  readonly settings?: CallSettings;
-}
+export type { AgentOptions, RunOptions } from './agent-options.ts';
+import { censoredCalls, replayable } from './replayable-messages.ts';
+import {
+  addUsage,
+  chatEnd,
+  describeModelError,
+  newStepState,
+  stepEnd,
+  type UsageTotal,
+} from './step-state.ts';
 
 // Shared by every agent without a redactor of its own: it has no options, and its verdict per
 // key, cached, is then warm from an agent's first run instead of judged again for each new agent.
 const defaultRedactor = new SecretRedactor();
-
-interface StepState {
-  readonly turn: AssistantTurn;
-  finishReason: FinishReason | undefined;
-  usage: Usage | undefined;
-  response: { readonly id?: string; readonly model?: string } | undefined;
-}
 
 /**
  * The agent loop. Every tool call goes through `registry.call`, and each outcome is told to the
@@ -214,14 +169,7 @@ export class Agent {
         : [...input];
     const budget = new ErrorBudget(this.#budget);
     const steps: AgentStep[] = [];
-    const usage: {
-      inputTokens: number;
-      outputTokens: number;
-      reasoningTokens?: number;
-    } = {
-      inputTokens: 0,
-      outputTokens: 0,
-    };
+    const usage: UsageTotal = { inputTokens: 0, outputTokens: 0 };
     const finish = (
       stopReason: StopReason,
       extra: Partial<AgentRunResult> = {},
@@ -247,12 +195,7 @@ export class Agent {
         return;
       }
       let chat: ChatTelemetry | undefined;
-      const state: StepState = {
-        turn: new AssistantTurn(),
-        finishReason: undefined,
-        usage: undefined,
-        response: undefined,
-      };
+      const state = newStepState();
       const turn = state.turn;
       try {
         const tools = this.#registry.specs({ hideOpenCircuits: true });
@@ -286,6 +229,7 @@ export class Agent {
         }
         chat?.end(chatEnd(state));
       } catch (error: unknown) {
+        // The error ends the span, once; `finally` below then finds it ended.
         chat?.end({ ...chatEnd(state), error });
         if (isAborted(signal)) {
           steps.push({
@@ -305,23 +249,14 @@ export class Agent {
         });
         yield finish('model_error', { modelError: describeModelError(error) });
         return;
+      } finally {
+        // The caller stopped reading mid-turn (a `break` out of stream()): the chat span is
+        // ended too, or it would never be exported.
+        chat?.abandon(chatEnd(state));
       }
-      if (state.usage) {
-        usage.inputTokens += state.usage.inputTokens;
-        usage.outputTokens += state.usage.outputTokens;
-        if (state.usage.reasoningTokens !== undefined)
-          usage.reasoningTokens =
-            (usage.reasoningTokens ?? 0) + state.usage.reasoningTokens;
-      }
-      // Only the registry reads the raw arguments; every other surface (events, steps, the
-      // history sent back to the model, the run's messages) reads them censored, once.
+      addUsage(usage, state.usage);
       const calls = turn.calls;
-      const shownCalls = calls.map((call) => {
-        const censored = censorArguments(call.arguments, this.#redactor);
-        return censored === call.arguments
-          ? call
-          : { ...call, arguments: censored };
-      });
+      const shownCalls = censoredCalls(calls, this.#redactor);
       messages.push({
         role: 'assistant',
         content: turn.text,
@@ -379,21 +314,7 @@ export class Agent {
         yield finish('aborted');
         return;
       }
-      const toolCalls: AgentToolCall[] = shownCalls.map((call, position) => {
-        const response = responses[position];
-        if (response === undefined)
-          throw new Error('registry.call returned nothing');
-        return {
-          call,
-          response,
-          outcome: outcomeOf(response),
-          sentToModel: toolResultForModel(
-            response,
-            call.name,
-            this.#toolResult,
-          ),
-        };
-      });
+      const toolCalls = agentToolCalls(shownCalls, responses, this.#toolResult);
       for (const entry of toolCalls) {
         const code =
           entry.response.status === 'error'
@@ -422,18 +343,7 @@ export class Agent {
             : {}),
         });
       }
-      messages.push({
-        role: 'tool',
-        results: toolCalls.map((entry) => ({
-          callId: entry.call.id,
-          toolName: entry.call.name,
-          content: entry.sentToModel.content,
-          isError: entry.sentToModel.isError,
-          ...(entry.sentToModel.isError && entry.response.status === 'error'
-            ? { code: entry.response.errorInfo.code }
-            : {}),
-        })),
-      });
+      messages.push(toolMessage(toolCalls));
       steps.push({
         index,
         text: turn.text,
@@ -453,19 +363,6 @@ export class Agent {
   }
 }
 
-/** The arguments text with secret-looking values censored; unparsable text carries no keys. */
-function censorArguments(text: string, redactor: SecretRedactor): string {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  return redactor.secretValues(decoded).length === 0
-    ? text
-    : JSON.stringify(redactor.redact(decoded));
-}
-
 /** How one run's loop goes. */
 interface LoopOptions {
   /** The run's span, when telemetry records one. */
@@ -474,65 +371,7 @@ interface LoopOptions {
   readonly everyEvent: boolean;
 }
 
-/**
- * The history as a next turn can send it: a last assistant turn whose tool calls never got
- * results (the run was aborted while they ran) is left out, since providers reject a tool call
- * with no result after it.
- */
-function replayable(messages: readonly ChatMessage[]): readonly ChatMessage[] {
-  const last = messages.at(-1);
-  return last?.role === 'assistant' && last.toolCalls.length > 0
-    ? messages.slice(0, -1)
-    : [...messages];
-}
-
 // A function, so TypeScript does not narrow `aborted` across awaits: it changes meanwhile.
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
-}
-
-function stepEnd(index: number, state: StepState): AgentEvent {
-  return {
-    type: 'step-end',
-    step: index,
-    finishReason: state.finishReason,
-    toolCalls: state.turn.calls.length,
-    ...(state.usage === undefined ? {} : { usage: state.usage }),
-  };
-}
-
-function describeModelError(
-  error: unknown,
-): NonNullable<AgentRunResult['modelError']> {
-  if (error instanceof ModelError) {
-    return {
-      kind: error.kind,
-      message: error.message,
-      ...(error.status === undefined ? {} : { status: error.status }),
-    };
-  }
-  return {
-    kind: 'unknown',
-    message: error instanceof Error ? error.message : String(error),
-  };
-}
-
-/** What the chat span records of a turn. */
-function chatEnd(state: StepState): ChatEnd {
-  return {
-    finishReason: state.finishReason,
-    usage: state.usage,
-    text: state.turn.text,
-    toolCalls: state.turn.calls,
-    ...(state.response === undefined ? {} : { response: state.response }),
-  };
-}
-
-/** The run's options with its settings checked and copied once, before anything is sent. */
-function checkedRunOptions(options: RunOptions): RunOptions {
-  if (options.settings === undefined) return options;
-  return {
-    ...options,
-    settings: checkCallSettings(options.settings, 'Agent.run settings'),
-  };
 }

@@ -27,6 +27,8 @@ export interface HttpModelStream {
   ) => AsyncGenerator<ModelEvent, void, undefined>;
   /** The provider's message from an error body, if it has one. */
   readonly errorMessage: (body: unknown) => string | undefined;
+  /** The provider's name for the error in its body (`INVALID_ARGUMENT`, `overloaded_error`). */
+  readonly errorCode?: (body: unknown) => string | undefined;
   /**
    * The wait an error body asks for, for providers that say it there rather than in a
    * `retry-after` header (Gemini's `RetryInfo`). Headers win; the cap applies either way.
@@ -83,14 +85,16 @@ async function httpFailure(
   }
   let detail: string | undefined;
   let askedMs: number | undefined;
+  let code: string | undefined;
   try {
     const body: unknown = JSON.parse(text);
     detail = stream.errorMessage(body);
     askedMs = stream.retryDelayMs?.(body);
+    code = stream.errorCode?.(body);
   } catch {
     detail = text.trim() === '' ? undefined : text.trim().slice(0, 500);
   }
-  return new HttpFailure(response, detail, askedMs);
+  return new HttpFailure(response, { detail, askedMs, code });
 }
 
 function asModelError(error: unknown, attempts: number): ModelError {
@@ -100,6 +104,7 @@ function asModelError(error: unknown, attempts: number): ModelError {
       message: error.message,
       attempts,
       ...(error.status === undefined ? {} : { status: error.status }),
+      ...(error.code === undefined ? {} : { code: error.code }),
       cause: error.cause,
     });
   }
@@ -117,15 +122,20 @@ class HttpFailure extends Error {
   readonly response: Response;
   readonly detail: string | undefined;
   readonly askedMs: number | undefined;
+  readonly code: string | undefined;
   constructor(
     response: Response,
-    detail: string | undefined,
-    askedMs: number | undefined,
+    read: {
+      detail: string | undefined;
+      askedMs: number | undefined;
+      code: string | undefined;
+    },
   ) {
     super(`HTTP ${String(response.status)}`);
     this.response = response;
-    this.detail = detail;
-    this.askedMs = askedMs;
+    this.detail = read.detail;
+    this.askedMs = read.askedMs;
+    this.code = read.code;
   }
 }
 
@@ -150,12 +160,13 @@ function classify(
   }
   if (!(thrown instanceof HttpFailure))
     return { error: asModelError(thrown, attempts), retryable: true };
-  const { response, detail, askedMs } = thrown;
+  const { response, detail, askedMs, code } = thrown;
   const headers = response.headers;
   return {
     error: new ModelError({
       kind: 'http',
       status: response.status,
+      ...(code === undefined ? {} : { code }),
       attempts,
       message: `${stream.provider} answered HTTP ${response.status}${detail === undefined ? '' : `: ${detail}`}`,
     }),
@@ -191,6 +202,7 @@ function withoutHeaderValues(
       message: scrubSecrets(error.message, secrets),
       attempts: error.attempts,
       ...(error.status === undefined ? {} : { status: error.status }),
+      ...(error.code === undefined ? {} : { code: error.code }),
     }),
     retryable: failure.retryable,
     ...(failure.headers === undefined ? {} : { headers: failure.headers }),

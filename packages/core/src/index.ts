@@ -55,8 +55,21 @@ export { openaiCompatible } from './wires/openai-compatible/openai-compatible.ts
 export type { OpenAICompatibleOptions } from './wires/openai-compatible/openai-compatible.ts';
 export { anthropic } from './wires/anthropic/anthropic.ts';
 export type { AnthropicOptions } from './wires/anthropic/anthropic.ts';
+export type {
+  AnthropicEffort,
+  AnthropicThinking,
+  AnthropicThinkingDisplay,
+} from './wires/anthropic/anthropic-thinking.ts';
 export { gemini } from './wires/gemini/gemini.ts';
-export type { GeminiOptions } from './wires/gemini/gemini.ts';
+export type {
+  GeminiOptions,
+  GeminiThinkingConfig,
+} from './wires/gemini/gemini.ts';
+export { openaiResponses } from './wires/openai-responses/openai-responses.ts';
+export type {
+  OpenAIResponsesOptions,
+  OpenAIResponsesReasoning,
+} from './wires/openai-responses/openai-responses.ts';
 // The shared pieces of a ChatModel, for wires and framework adapters beside core.
 export { toContentParts } from './content-parts.ts';
 export type {

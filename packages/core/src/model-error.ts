@@ -16,6 +16,11 @@ export type ModelErrorKind =
 export class ModelError extends Error {
   readonly kind: ModelErrorKind;
   readonly status: number | undefined;
+  /**
+   * The provider's own name for the failure, when it sent one: Google's `status`
+   * (`UNAVAILABLE`), Anthropic's error `type` (`overloaded_error`), OpenAI's `code`.
+   */
+  readonly code: string | undefined;
   /** How many attempts were made, retries included. */
   readonly attempts: number;
 
@@ -23,6 +28,7 @@ export class ModelError extends Error {
     kind: ModelErrorKind;
     message: string;
     status?: number;
+    code?: string;
     attempts?: number;
     cause?: unknown;
   }) {
@@ -30,6 +36,7 @@ export class ModelError extends Error {
     this.name = 'ModelError';
     this.kind = options.kind;
     this.status = options.status;
+    this.code = options.code;
     this.attempts = options.attempts ?? 1;
   }
 }

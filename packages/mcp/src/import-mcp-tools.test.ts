@@ -10,7 +10,8 @@ import {
   type McpImportEvents,
 } from './import-mcp-tools.ts';
 import { pingRegistry } from './__fixtures__/ping-registry.ts';
-import { type RegistryService, serveRegistry } from './serve-registry.ts';
+import { type RegistryService } from './serve-options.ts';
+import { serveRegistry } from './serve-registry.ts';
 
 const script = fileURLToPath(
   new URL('./__fixtures__/misbehaving-server.ts', import.meta.url),
@@ -308,7 +309,10 @@ describe('close()', () => {
 describe('a lost HTTP server', () => {
   it('fails fast with NETWORK_ERROR, then reconnects with backoff when it is back', async () => {
     const served = pingRegistry();
-    const first = await serveRegistry(served, { transport: 'http' });
+    const first = await serveRegistry(served, {
+      transport: 'http',
+      allowWritesWithoutToken: true,
+    });
     const url = first.url;
     if (url === undefined) throw new Error('no url');
     const registry = new ToolRegistry({ breaker: false });
@@ -326,6 +330,7 @@ describe('a lost HTTP server', () => {
       const connected = next(link, 'connected');
       second = await serveRegistry(served, {
         transport: 'http',
+        allowWritesWithoutToken: true,
         port: Number(url.port),
       });
       await connected;
@@ -342,7 +347,10 @@ describe('a lost HTTP server', () => {
 describe('reconnect backoff', () => {
   it('waits initialDelayMs, then doubles each wait up to maxDelayMs while the server stays away', async () => {
     const served = pingRegistry();
-    const service = await serveRegistry(served, { transport: 'http' });
+    const service = await serveRegistry(served, {
+      transport: 'http',
+      allowWritesWithoutToken: true,
+    });
     const url = service.url;
     if (url === undefined) throw new Error('no url');
     // Each failed reconnection logs once; the test waits for the fourth, no clock involved.

@@ -11,7 +11,8 @@ import {
   type McpImport,
   type McpServerSource,
 } from './import-mcp-tools.ts';
-import { type RegistryService, serveRegistry } from './serve-registry.ts';
+import { type RegistryService } from './serve-options.ts';
+import { serveRegistry } from './serve-registry.ts';
 
 const stdioServer = fileURLToPath(
   new URL('./__fixtures__/serve-outcomes-stdio.ts', import.meta.url),

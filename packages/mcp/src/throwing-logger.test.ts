@@ -11,11 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { outcomeRegistry } from './__fixtures__/outcome-registry.ts';
 import { pingRegistry } from './__fixtures__/ping-registry.ts';
 import { importMcpTools, type McpImportEvents } from './import-mcp-tools.ts';
-import {
-  createRegistryServer,
-  type RegistryService,
-  serveRegistry,
-} from './serve-registry.ts';
+import { createRegistryServer } from './create-registry-server.ts';
+import { type RegistryService } from './serve-options.ts';
+import { serveRegistry } from './serve-registry.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -60,6 +58,7 @@ async function serveHttp(
 ): Promise<RegistryService & { url: URL }> {
   const service = await serveRegistry(registry, {
     transport: 'http',
+    allowWritesWithoutToken: true,
     ...(logger === undefined ? {} : { logger }),
     ...(port === undefined ? {} : { port }),
   });

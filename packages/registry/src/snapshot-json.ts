@@ -1,5 +1,12 @@
 import { describeThrown } from '@candor/errors';
 import { type SecretRedactor } from '@candor/tools';
+import {
+  budget,
+  SNAPSHOT_MAX_CHARS,
+  SNAPSHOT_MAX_DEPTH,
+  TOO_DEEP,
+  tooLarge,
+} from './snapshot-budget.ts';
 
 /**
  * Censoring during the copy: a secret-looking key's value is copied (so what cannot be JSON still
@@ -16,10 +23,12 @@ export interface Redaction {
  * by climbing the chain (one small object per level, where an array of ancestors cost its
  * backing store on every call).
  */
-interface Walk {
+export interface Walk {
   readonly container: object | undefined;
   readonly up: Walk | undefined;
   readonly redaction: Redaction | undefined;
+  /** The container's depth: 0 for the value itself, -1 outside it. */
+  readonly depth: number;
 }
 
 /** A value read once into plain JSON, or why it cannot be. */
@@ -38,104 +47,48 @@ export type JsonSnapshot =
  * functions in arrays as `null`); on a shared runtime the round trip through text cost about
  * four times as much. Anything else (a `Date`, a `Map`, a class instance, a boxed primitive) is
  * handed to `JSON.stringify` itself, so its rules are never re-implemented here.
+ *
+ * The copy is bounded (`snapshot-budget.ts`): 32 levels, then `'[Truncated: too deep]'` for each
+ * deeper container; about 2^24 characters, then one `'[Truncated: too large]'` and nothing more.
+ * So whatever reads the copy later, `JSON.stringify` included, cannot run out of stack or of
+ * string length.
  */
 export function snapshotJson(
   value: unknown,
   redaction?: Redaction,
 ): JsonSnapshot {
+  const savedRemaining = budget.remaining;
+  const savedMarked = budget.marked;
+  budget.remaining = SNAPSHOT_MAX_CHARS;
+  budget.marked = false;
   try {
     return {
       ok: true,
-      value: copy(value, '', {
-        container: undefined,
-        up: undefined,
-        redaction,
-      }),
+      value: copy(
+        value,
+        '',
+        redaction === undefined
+          ? outside
+          : { container: undefined, up: undefined, redaction, depth: -1 },
+      ),
     };
   } catch (error: unknown) {
     return { ok: false, reason: describeThrown(error) };
+  } finally {
+    budget.remaining = savedRemaining;
+    budget.marked = savedMarked;
   }
 }
 
 /** The walk outside any container, without censoring: shared, as nothing changes it. */
-const outside: Walk = Object.freeze({
+export const outside: Walk = Object.freeze({
   container: undefined,
   up: undefined,
   redaction: undefined,
+  depth: -1,
 });
 
-/**
- * A top-level plain object read as its fields: each own enumerable key's value read once and
- * copied as {@link snapshotJson} would copy it, in key order, without the keys JSON leaves out
- * (`undefined`, functions, symbols). For a reader that builds its own object from known fields
- * (the registry's responses, which have a few fixed shapes) instead of a copy with one key
- * stored at a time. Anything else (an array, a class instance, a value with `toJSON`) is copied
- * whole, as `snapshotJson` copies it.
- */
-export type FieldsSnapshot =
-  | {
-      readonly ok: true;
-      readonly keys: readonly string[];
-      readonly values: readonly unknown[];
-    }
-  | JsonSnapshot;
-
-export function snapshotFields(value: object): FieldsSnapshot {
-  try {
-    const array = Array.isArray(value);
-    // The same order of reads as the general walk: the prototype, then `toJSON`, then the keys.
-    if (!array && !isPlain(value)) return { ok: true, value: viaText(value) };
-    const toJson: unknown = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJson === 'function') {
-      return {
-        ok: true,
-        value: afterToJson(toJson.call(value, ''), '', outside),
-      };
-    }
-    if (array) return { ok: true, value: copyContainer(value, outside) };
-    const walk: Walk = {
-      container: value,
-      up: undefined,
-      redaction: undefined,
-    };
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record);
-    // Sized once: growing from empty cost a backing store of 17 slots on every call.
-    const values: unknown[] = new Array<unknown>(keys.length);
-    let count = 0;
-    let kept: string[] | undefined;
-    for (const name of keys) {
-      const item = copy(record[name], name, walk);
-      if (item === undefined) {
-        kept ??= keys.slice(0, count);
-        continue;
-      }
-      kept?.push(name);
-      values[count] = item;
-      count += 1;
-    }
-    if (count < values.length) values.length = count;
-    return { ok: true, keys: kept ?? keys, values };
-  } catch (error: unknown) {
-    return { ok: false, reason: describeThrown(error) };
-  }
-}
-
-/** The plain copy {@link snapshotJson} would have made of the fields {@link snapshotFields} read. */
-export function assembleFields(
-  keys: readonly string[],
-  values: readonly unknown[],
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  let index = 0;
-  for (const name of keys) {
-    setKey(out, name, values[index]);
-    index += 1;
-  }
-  return out;
-}
-
-function setKey(
+export function setKey(
   out: Record<string, unknown>,
   name: string,
   item: unknown,
@@ -153,9 +106,15 @@ function setKey(
   }
 }
 
-function copy(value: unknown, key: string | number, walk: Walk): unknown {
+export function copy(
+  value: unknown,
+  key: string | number,
+  walk: Walk,
+): unknown {
   switch (typeof value) {
     case 'string':
+      budget.remaining -= value.length;
+      return budget.remaining < 0 ? tooLarge() : value;
     case 'boolean':
       return value;
     case 'number':
@@ -191,7 +150,7 @@ function viaToJson(
 }
 
 /** What `toJSON` returned: serialised as it is, its own `toJSON` not called again. */
-function afterToJson(
+export function afterToJson(
   value: unknown,
   key: string | number,
   walk: Walk,
@@ -203,11 +162,12 @@ function afterToJson(
   if (typeof value !== 'object' || value === null) {
     return copy(value, key, walk);
   }
-  if (!Array.isArray(value) && !isPlain(value)) return viaText(value);
+  if (!Array.isArray(value) && !isPlain(value))
+    return viaText(value, key, walk);
   return copyContainer(value, walk);
 }
 
-function isPlain(value: object): boolean {
+export function isPlain(value: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
@@ -215,7 +175,7 @@ function isPlain(value: object): boolean {
 function copyObject(value: object, key: string | number, walk: Walk): unknown {
   const array = Array.isArray(value);
   // Checked before any property is read, so an object left to JSON.stringify is read only there.
-  if (!array && !isPlain(value)) return viaText(value, key);
+  if (!array && !isPlain(value)) return viaText(value, key, walk);
   const toJson: unknown = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJson === 'function') {
     return afterToJson(toJson.call(value, String(key)), key, walk);
@@ -223,19 +183,26 @@ function copyObject(value: object, key: string | number, walk: Walk): unknown {
   return copyContainer(value, walk);
 }
 
-function copyContainer(value: object, outer: Walk): unknown {
+export function copyContainer(value: object, outer: Walk): unknown {
   for (let at: Walk | undefined = outer; at !== undefined; at = at.up) {
     if (at.container === value) {
       throw new TypeError('Converting circular structure to JSON');
     }
   }
+  const depth = outer.depth + 1;
+  if (depth >= SNAPSHOT_MAX_DEPTH) return TOO_DEEP;
   const redaction = outer.redaction;
-  const walk: Walk = { container: value, up: outer, redaction };
+  const walk: Walk = { container: value, up: outer, redaction, depth };
   if (Array.isArray(value)) {
     const items = value as readonly unknown[];
     const length = items.length;
     const out: unknown[] = [];
     for (let index = 0; index < length; index++) {
+      budget.remaining -= 1;
+      if (budget.remaining < 0) {
+        if (!budget.marked) out.push(tooLarge());
+        break;
+      }
       const item = copy(items[index], index, walk);
       out.push(item === undefined ? null : item);
     }
@@ -245,12 +212,19 @@ function copyContainer(value: object, outer: Walk): unknown {
   const keys = Object.keys(record);
   const out: Record<string, unknown> = {};
   for (const name of keys) {
+    budget.remaining -= name.length + 1;
+    if (budget.remaining < 0) {
+      if (!budget.marked) setKey(out, name, tooLarge());
+      break;
+    }
     const secret = redaction?.redactor.isSecretKey(name) === true;
     // Under a secret key everything is collected whole, so nothing below is censored first.
     let item = copy(
       record[name],
       name,
-      secret ? { container: value, up: outer, redaction: undefined } : walk,
+      secret
+        ? { container: value, up: outer, redaction: undefined, depth }
+        : walk,
     );
     if (item === undefined) continue;
     if (secret) {
@@ -265,10 +239,19 @@ function copyContainer(value: object, outer: Walk): unknown {
   return out;
 }
 
-/** JSON.stringify's own answer for a value that is not a plain object or array. */
-function viaText(value: object, key: string | number = ''): unknown {
+/**
+ * JSON.stringify's own answer for a value that is not a plain object or array, copied again as
+ * plain data so it keeps the snapshot's bounds (and its censoring) too.
+ */
+export function viaText(
+  value: object,
+  key: string | number,
+  walk: Walk,
+): unknown {
   // Wrapped so a toJSON(key) sees the key it would see inside the whole value.
   const text = JSON.stringify({ [String(key)]: value });
   const parsed = JSON.parse(text) as Record<string, unknown>;
-  return Object.hasOwn(parsed, String(key)) ? parsed[String(key)] : undefined;
+  return Object.hasOwn(parsed, String(key))
+    ? copy(parsed[String(key)], key, walk)
+    : undefined;
 }

@@ -1,19 +1,14 @@
 import type {
-  Frame,
   HistoryEvent,
-  ParsedRequest,
   ProviderError,
   ProviderProtocol,
-  RenderOptions,
 } from './provider-protocol.ts';
 import {
-  argumentText,
-  estimateTokens,
-  sliceText,
-  textPieces,
-  type ScriptedFinish,
-  type ScriptedReply,
-} from './scripted-reply.ts';
+  checkThinkingReplay,
+  readThinkingParam,
+} from './anthropic-thinking.ts';
+import { event, renderJson, renderStream } from './anthropic-render.ts';
+import type { SentState } from './sent-state.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -106,152 +101,12 @@ function historyOf(body: JsonObject): readonly HistoryEvent[] {
   return events;
 }
 
-function stopReason(finish: ScriptedFinish): string {
-  switch (finish) {
-    case 'stop':
-      return 'end_turn';
-    case 'tool_calls':
-      return 'tool_use';
-    case 'content_filter':
-      return 'refusal';
-  }
-}
-
-function event(type: string, payload: JsonObject, terminal = false): Frame {
-  return {
-    text: `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`,
-    terminal,
-  };
-}
-
-function inputTokens(request: ParsedRequest): number {
-  return estimateTokens(
-    request.history
-      .map((entry) => ('text' in entry ? entry.text : ''))
-      .join(' '),
-  );
-}
-
-function outputTokens(reply: ScriptedReply): number {
-  return estimateTokens(
-    (reply.text ?? '') + reply.toolCalls.map(argumentText).join(''),
-  );
-}
-
-function parsedInput(call: { readonly args: unknown }): unknown {
-  if (typeof call.args !== 'string') {
-    return call.args;
-  }
-  try {
-    return JSON.parse(call.args) as unknown;
-  } catch {
-    return call.args;
-  }
-}
-
-function renderJson(reply: ScriptedReply, options: RenderOptions): Frame[] {
-  const content: JsonObject[] = [];
-  if (reply.text !== undefined && reply.text !== '') {
-    content.push({ type: 'text', text: reply.text });
-  }
-  for (const call of reply.toolCalls) {
-    content.push({
-      type: 'tool_use',
-      id: call.id,
-      name: call.name,
-      input: parsedInput(call),
-    });
-  }
-  const body = {
-    id: `msg_${options.sequence}`,
-    type: 'message',
-    role: 'assistant',
-    model: options.request.model,
-    content,
-    stop_reason: stopReason(reply.finish),
-    stop_sequence: null,
-    usage: {
-      input_tokens: inputTokens(options.request),
-      output_tokens: outputTokens(reply),
-    },
-  };
-  return [{ text: JSON.stringify(body), terminal: false }];
-}
-
-function renderStream(reply: ScriptedReply, options: RenderOptions): Frame[] {
-  const frames: Frame[] = [
-    event('message_start', {
-      message: {
-        id: `msg_${options.sequence}`,
-        type: 'message',
-        role: 'assistant',
-        model: options.request.model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: inputTokens(options.request), output_tokens: 1 },
-      },
-    }),
-    // The real API sends a ping early in the stream; clients must skip it.
-    event('ping', {}),
-  ];
-  let index = 0;
-  if (reply.text !== undefined && reply.text !== '') {
-    frames.push(
-      event('content_block_start', {
-        index,
-        content_block: { type: 'text', text: '' },
-      }),
-    );
-    for (const piece of textPieces(reply.text)) {
-      frames.push(
-        event('content_block_delta', {
-          index,
-          delta: { type: 'text_delta', text: piece },
-        }),
-      );
-    }
-    frames.push(event('content_block_stop', { index }));
-    index += 1;
-  }
-  for (const call of reply.toolCalls) {
-    frames.push(
-      event('content_block_start', {
-        index,
-        content_block: {
-          type: 'tool_use',
-          id: call.id,
-          name: call.name,
-          input: {},
-        },
-      }),
-    );
-    // The first input_json_delta is empty, as on the real wire.
-    for (const slice of [
-      '',
-      ...sliceText(argumentText(call), options.argumentSliceLength),
-    ]) {
-      frames.push(
-        event('content_block_delta', {
-          index,
-          delta: { type: 'input_json_delta', partial_json: slice },
-        }),
-      );
-    }
-    frames.push(event('content_block_stop', { index }));
-    index += 1;
-  }
-  frames.push(
-    event('message_delta', {
-      delta: { stop_reason: stopReason(reply.finish), stop_sequence: null },
-      usage: { output_tokens: outputTokens(reply) },
-    }),
-    event('message_stop', {}, true),
-  );
-  return frames;
-}
-
-function checkToolHistory(body: unknown): ProviderError | undefined {
+function checkToolHistory(
+  body: unknown,
+  sent: SentState,
+): ProviderError | undefined {
+  const thinking = checkThinkingReplay(body, sent);
+  if (thinking !== undefined) return thinking;
   if (!isObject(body) || !Array.isArray(body['messages'])) {
     return undefined;
   }
@@ -359,11 +214,16 @@ export const anthropicProtocol: ProviderProtocol = {
     if (!messages.every(isObject)) {
       return invalid('messages: Input should be a list of message objects');
     }
+    const thinking = readThinkingParam(body);
+    if (typeof thinking !== 'string') {
+      return thinking;
+    }
     return {
       model: body['model'],
       stream: body['stream'] === true,
       includeUsage: true,
       history: historyOf(body),
+      body,
     };
   },
   checkToolHistory,

@@ -1,7 +1,17 @@
-/** An in-stream provider error: code is OpenAI `error.code` / Anthropic `error.type`. */
+/**
+ * An in-stream provider error: `code` is OpenAI `error.code` / Anthropic `error.type` / Gemini
+ * `error.status` (e.g. `UNAVAILABLE`).
+ */
 export interface InStreamError {
   readonly code: string;
   readonly message: string;
+  /** The HTTP-style status the error carries; Gemini sends it as `error.code`. Default 500. */
+  readonly status?: number;
+  /**
+   * OpenAI Responses: send an `error` event (default) or a `response.failed` event whose
+   * `response.error` carries `code` and `message`.
+   */
+  readonly event?: 'error' | 'response.failed';
 }
 
 /**

@@ -1,18 +1,11 @@
 import type {
-  Frame,
   HistoryEvent,
-  ParsedRequest,
   ProviderError,
   ProviderProtocol,
-  RenderOptions,
 } from './provider-protocol.ts';
-import {
-  argumentText,
-  estimateTokens,
-  textPieces,
-  type ScriptedFinish,
-  type ScriptedReply,
-} from './scripted-reply.ts';
+import { render } from './gemini-render.ts';
+import { checkThoughtSignatures } from './gemini-thought-signatures.ts';
+import type { SentState } from './sent-state.ts';
 
 // Gemini's shapes as documented at https://ai.google.dev/api/generate-content (request,
 // GenerateContentResponse, FinishReason) and https://ai.google.dev/gemini-api/docs/troubleshooting
@@ -123,106 +116,17 @@ function historyOf(body: JsonObject): readonly HistoryEvent[] {
   return events;
 }
 
-function finishReason(finish: ScriptedFinish): string {
-  switch (finish) {
-    case 'stop':
-    case 'tool_calls':
-      // Gemini ends a function-calling turn with STOP too.
-      return 'STOP';
-    case 'content_filter':
-      return 'SAFETY';
-  }
-}
-
-function usage(reply: ScriptedReply, request: ParsedRequest): JsonObject {
-  const prompt = estimateTokens(
-    request.history
-      .map((entry) => ('text' in entry ? entry.text : ''))
-      .join(' '),
+function checkToolHistory(
+  body: unknown,
+  sent: SentState,
+  path: string,
+): ProviderError | undefined {
+  const signatures = checkThoughtSignatures(
+    body,
+    sent,
+    PATH.exec(path)?.[1] ?? '',
   );
-  const candidates = estimateTokens(
-    (reply.text ?? '') + reply.toolCalls.map(argumentText).join(''),
-  );
-  return {
-    promptTokenCount: prompt,
-    candidatesTokenCount: candidates,
-    totalTokenCount: prompt + candidates,
-  };
-}
-
-function argsOf(call: { readonly args: unknown }): unknown {
-  if (typeof call.args !== 'string') return call.args;
-  try {
-    return JSON.parse(call.args) as unknown;
-  } catch {
-    // Gemini's args are always an object; broken JSON cannot be expressed on this wire.
-    return {};
-  }
-}
-
-function response(
-  parts: readonly JsonObject[],
-  extra: JsonObject,
-  options: RenderOptions,
-): JsonObject {
-  return {
-    candidates: [
-      {
-        content: { parts, role: 'model' },
-        index: 0,
-        ...('finishReason' in extra
-          ? { finishReason: extra['finishReason'] }
-          : {}),
-      },
-    ],
-    ...('usageMetadata' in extra
-      ? { usageMetadata: extra['usageMetadata'] }
-      : {}),
-    modelVersion: options.request.model,
-    responseId: `resp_${options.sequence}`,
-  };
-}
-
-function replyParts(reply: ScriptedReply): JsonObject[] {
-  return reply.toolCalls.map((call) => ({
-    functionCall: { id: call.id, name: call.name, args: argsOf(call) },
-  }));
-}
-
-function render(reply: ScriptedReply, options: RenderOptions): Frame[] {
-  const end = {
-    finishReason: finishReason(reply.finish),
-    usageMetadata: usage(reply, options.request),
-  };
-  if (!options.request.stream) {
-    const parts = [
-      ...(reply.text === undefined || reply.text === ''
-        ? []
-        : [{ text: reply.text }]),
-      ...replyParts(reply),
-    ];
-    return [
-      { text: JSON.stringify(response(parts, end, options)), terminal: false },
-    ];
-  }
-  const frame = (
-    parts: readonly JsonObject[],
-    extra: JsonObject = {},
-  ): Frame => ({
-    text: `data: ${JSON.stringify(response(parts, extra, options))}\r\n\r\n`,
-    terminal: 'finishReason' in extra,
-  });
-  const pieces =
-    reply.text === undefined || reply.text === '' ? [] : textPieces(reply.text);
-  const frames = pieces.map((piece) => frame([{ text: piece }]));
-  // Function calls arrive whole, each turn's in one frame; the last frame carries the finish
-  // reason and usage (with an empty text part, as captured streams end).
-  if (reply.toolCalls.length > 0) frames.push(frame(replyParts(reply)));
-  frames.push(frame([{ text: '' }], end));
-  return frames;
-}
-
-function checkToolHistory(body: unknown): ProviderError | undefined {
+  if (signatures !== undefined) return signatures;
   if (!isObject(body) || !Array.isArray(body['contents'])) return undefined;
   const contents = (body['contents'] as unknown[]).filter(isObject);
   for (let index = 0; index < contents.length; index += 1) {
@@ -286,6 +190,7 @@ export const geminiProtocol: ProviderProtocol = {
       stream: match?.[2] === 'streamGenerateContent',
       includeUsage: true,
       history: historyOf(body),
+      body,
     };
   },
   checkToolHistory,
@@ -299,12 +204,12 @@ export const geminiProtocol: ProviderProtocol = {
     };
   },
   render(reply, options) {
-    return options.request.stream
-      ? {
-          contentType: 'text/event-stream',
-          frames: render(reply, options),
-        }
-      : { contentType: 'application/json', frames: render(reply, options) };
+    return {
+      contentType: options.request.stream
+        ? 'text/event-stream'
+        : 'application/json',
+      frames: render(reply, options),
+    };
   },
   streamErrorFrame(error) {
     return `data: ${JSON.stringify(this.errorBody(error, ''))}\r\n\r\n`;

@@ -1,5 +1,6 @@
 /**
- * A scripted LLM provider test server: OpenAI Chat Completions and Anthropic Messages over real
+ * A scripted LLM provider test server: OpenAI Chat Completions and Responses, Anthropic Messages
+ * and Gemini over real
  * sockets, with scripted conversations, tool-result faults, provider errors and delivery faults.
  *
  * @packageDocumentation
@@ -15,8 +16,9 @@ export type {
   ConversationHandle,
   ConversationScript,
   FailOptions,
+  RespondOptions,
   StepScript,
-} from './conversation.ts';
+} from './step-script.ts';
 export { ScriptError } from './script-error.ts';
 export { classifyToolResult, toolResultKinds } from './classify-tool-result.ts';
 export type {
@@ -47,5 +49,5 @@ export type {
 export { compileJsonPath } from './json-path.ts';
 export type { JsonPath, JsonPathRead } from './json-path.ts';
 export type { Provider } from './provider-protocol.ts';
-export type { ScriptedToolCall } from './scripted-reply.ts';
+export type { ScriptedReasoning, ScriptedToolCall } from './scripted-reply.ts';
 export type { TestServerLogger } from './test-server-logger.ts';

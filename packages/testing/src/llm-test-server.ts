@@ -9,19 +9,15 @@ import { anthropicProtocol } from './anthropic-protocol.ts';
 import type { Attempt } from './attempt.ts';
 import { AttemptRecord } from './attempt-record.ts';
 import { classifyToolResult } from './classify-tool-result.ts';
-import {
-  Conversation,
-  viewHistory,
-  type ConversationHandle,
-  type ConversationScript,
-  type QueuedAttempt,
-  type RequestView,
-  type Step,
-} from './conversation.ts';
+import { Conversation } from './conversation.ts';
+import type { QueuedAttempt, Step } from './step.ts';
+import type { ConversationHandle, ConversationScript } from './step-script.ts';
+import { viewHistory, type RequestView } from './view-history.ts';
 import { deliverFrames } from './deliver-frames.ts';
 import { geminiProtocol } from './gemini-protocol.ts';
 import { guardTestServerLogger } from './guard-test-server-logger.ts';
 import { openAiProtocol } from './openai-protocol.ts';
+import { responsesProtocol } from './responses-protocol.ts';
 import {
   isProviderError,
   type ParsedRequest,
@@ -29,6 +25,7 @@ import {
   type ProviderProtocol,
 } from './provider-protocol.ts';
 import { ScriptError } from './script-error.ts';
+import { SentState } from './sent-state.ts';
 import type { ScriptedReply } from './scripted-reply.ts';
 import type { TestServerLogger } from './test-server-logger.ts';
 
@@ -77,6 +74,7 @@ interface Route {
 const protocols: readonly ProviderProtocol[] = [
   anthropicProtocol,
   geminiProtocol,
+  responsesProtocol,
   openAiProtocol,
 ];
 
@@ -215,6 +213,7 @@ export class LlmTestServer {
   readonly #journal: AttemptRecord[] = [];
   readonly #journalWaiters = new Map<number, (() => void)[]>();
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #sent = new SentState();
   #server: Server | undefined;
   #closing = false;
 
@@ -489,12 +488,17 @@ export class LlmTestServer {
     const shaped = protocol.parse(
       input.parsed.value,
       (input.req.url ?? '/').split('?')[0] ?? '/',
+      this.#sent,
     );
     if (isProviderError(shaped)) {
       return reject('invalid-request', shaped);
     }
     const history = this.#strict
-      ? protocol.checkToolHistory(input.parsed.value)
+      ? protocol.checkToolHistory(
+          input.parsed.value,
+          this.#sent,
+          (input.req.url ?? '/').split('?')[0] ?? '/',
+        )
       : undefined;
     if (history !== undefined) {
       return reject('strict-tool-history', history);
@@ -665,6 +669,7 @@ export class LlmTestServer {
       request,
       sequence: record.number,
       argumentSliceLength: this.#argumentSliceLength,
+      sent: this.#sent,
     });
     await deliverFrames({
       res,

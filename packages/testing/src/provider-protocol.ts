@@ -1,9 +1,16 @@
+import type { InStreamError } from './delivery-faults.ts';
 import type { ScriptedReply } from './scripted-reply.ts';
+import type { SentState } from './sent-state.ts';
 
 /** The wire protocols the server speaks. */
-export const providers = ['openai', 'anthropic', 'gemini'] as const;
+export const providers = [
+  'openai',
+  'anthropic',
+  'gemini',
+  'openai-responses',
+] as const;
 
-/** The wire protocol the server speaks: `'openai'`, `'anthropic'` or `'gemini'`. */
+/** The wire protocol the server speaks: OpenAI Chat Completions, Anthropic, Gemini or OpenAI Responses. */
 export type Provider = (typeof providers)[number];
 
 /** A provider-shaped error before rendering: status, code (OpenAI `code`, Anthropic `error.type`), message. */
@@ -39,6 +46,8 @@ export interface ParsedRequest {
   readonly stream: boolean;
   readonly includeUsage: boolean;
   readonly history: readonly HistoryEvent[];
+  /** The request body as sent, for options a renderer honours (`include`, `thinkingConfig`). */
+  readonly body?: unknown;
 }
 
 /** One SSE frame (or the whole JSON body), and whether it is the terminal frame. */
@@ -54,6 +63,8 @@ export interface RenderOptions {
   readonly sequence: number;
   /** How many UTF-16 code units each tool-argument fragment carries. */
   readonly argumentSliceLength: number;
+  /** Where the renderer records opaque state that strict mode later checks. */
+  readonly sent: SentState;
 }
 
 /** A rendered reply: the JSON body for non-streaming requests, the frames for streams. */
@@ -80,13 +91,24 @@ export interface ProviderProtocol {
     apiKey: string | undefined,
   ): ProviderError | undefined;
   /** `path` carries the model and the streaming choice for providers that put them there. */
-  parse(body: unknown, path: string): ParsedRequest | ProviderError;
-  /** Strict mode: the provider's own 400 for broken tool history. */
-  checkToolHistory(body: unknown): ProviderError | undefined;
+  parse(
+    body: unknown,
+    path: string,
+    sent: SentState,
+  ): ParsedRequest | ProviderError;
+  /**
+   * Strict mode: the provider's own 400 (or 404) for broken tool history, or for opaque state
+   * (signatures, reasoning items) the server sent that the request drops or changes.
+   */
+  checkToolHistory(
+    body: unknown,
+    sent: SentState,
+    path: string,
+  ): ProviderError | undefined;
   errorBody(error: ProviderError, requestId: string): object;
   render(reply: ScriptedReply, options: RenderOptions): RenderedReply;
   /** An error event sent after a 200, in the provider's in-stream format. */
-  streamErrorFrame(error: ProviderError): string;
+  streamErrorFrame(error: ProviderError, fault?: InStreamError): string;
   /** A frame with broken JSON, in the provider's framing. */
   malformedFrame(frame: Frame): string;
   /** The 400 for a body that is not JSON. */

@@ -68,3 +68,14 @@ export function anthropicChat(
 ): Record<string, unknown> {
   return { model: 'claude-test', max_tokens: 256, messages, ...extra };
 }
+
+/** Headers a Gemini client sends. */
+export const geminiHeaders = {
+  'x-goog-api-key': 'test-key',
+  'content-type': 'application/json',
+} as const;
+
+/** The streaming Gemini path for `model`. */
+export function geminiStreamPath(model: string): string {
+  return `/v1beta/models/${model}:streamGenerateContent?alt=sse`;
+}

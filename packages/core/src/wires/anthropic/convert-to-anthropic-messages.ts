@@ -7,27 +7,47 @@ import {
 
 type Part = ContentPartMessage['content'][number];
 
-function toBlock(part: Part): Record<string, unknown> {
+/**
+ * One content part as Anthropic blocks. Reasoning goes back only as Anthropic gave it, verbatim:
+ * a `thinking` block with its signature, or a `redacted_thinking` block with its data; reasoning
+ * from another provider (or unsigned) is dropped, never sent as text. Anthropic answers 400 when
+ * the last assistant turn does not start with its thinking blocks, unmodified and in order:
+ * https://platform.claude.com/docs/en/build-with-claude/extended-thinking#preserving-thinking-blocks
+ */
+function toBlocks(part: Part): Record<string, unknown>[] {
   switch (part.type) {
     case 'text':
-      return { type: 'text', text: part.text };
-    case 'reasoning':
-      throw new TypeError('reasoning parts are filtered out before toBlock');
+      // Anthropic refuses empty text blocks.
+      return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+    case 'reasoning': {
+      const own = part.providerData?.['anthropic'];
+      const signature = own?.['signature'];
+      const redactedData = own?.['redactedData'];
+      if (typeof redactedData === 'string')
+        return [{ type: 'redacted_thinking', data: redactedData }];
+      if (typeof signature === 'string')
+        return [{ type: 'thinking', thinking: part.text, signature }];
+      return [];
+    }
     case 'tool-call':
       // The registry already told the model when its arguments were malformed; echo an object.
-      return {
-        type: 'tool_use',
-        id: part.toolCallId,
-        name: part.toolName,
-        input: objectInput(part.input),
-      };
+      return [
+        {
+          type: 'tool_use',
+          id: part.toolCallId,
+          name: part.toolName,
+          input: objectInput(part.input),
+        },
+      ];
     case 'tool-result':
-      return {
-        type: 'tool_result',
-        tool_use_id: part.toolCallId,
-        content: part.output.value,
-        ...(part.output.type === 'error-text' ? { is_error: true } : {}),
-      };
+      return [
+        {
+          type: 'tool_result',
+          tool_use_id: part.toolCallId,
+          content: part.output.value,
+          ...(part.output.type === 'error-text' ? { is_error: true } : {}),
+        },
+      ];
   }
 }
 
@@ -43,7 +63,6 @@ export function convertToAnthropicMessage(
   const { role, content } = toContentParts(message);
   return {
     role: role === 'tool' ? 'user' : 'assistant',
-    // Reasoning is not replayed yet; it never goes back as text.
-    content: content.filter((part) => part.type !== 'reasoning').map(toBlock),
+    content: content.flatMap(toBlocks),
   };
 }

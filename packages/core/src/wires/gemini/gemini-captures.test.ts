@@ -115,6 +115,7 @@ describe('the Gemini wire against hand-written captures', () => {
         type: 'finish',
         finishReason: 'stop',
         usage: { inputTokens: 9, outputTokens: 7 },
+        response: { id: 'a1', model: 'gemini-2.5-flash' },
       },
     ]);
     expect(requests[0]?.url).toBe(
@@ -179,6 +180,7 @@ describe('the Gemini wire against hand-written captures', () => {
         type: 'finish',
         finishReason: 'content_filter',
         usage: { inputTokens: 12, outputTokens: 0 },
+        response: { id: 'c3', model: 'gemini-2.5-flash' },
       },
     ]);
   });

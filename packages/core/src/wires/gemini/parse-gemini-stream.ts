@@ -3,6 +3,7 @@ import {
   type FinishReason,
   type ModelEvent,
   type ModelToolCall,
+  type ProviderData,
   type Usage,
 } from '../../chat-model.ts';
 import { parseFrame } from '../../http-model-stream.ts';
@@ -14,11 +15,12 @@ import { mapGeminiFinishReason } from './map-gemini-finish-reason.ts';
 interface Part {
   text?: unknown;
   thought?: unknown;
+  thoughtSignature?: unknown;
   functionCall?: { id?: unknown; name?: unknown; args?: unknown };
 }
 
 interface Chunk {
-  error?: { status?: unknown; message?: unknown };
+  error?: { code?: unknown; status?: unknown; message?: unknown };
   candidates?: {
     content?: { parts?: Part[] };
     finishReason?: unknown;
@@ -27,7 +29,18 @@ interface Chunk {
   usageMetadata?: {
     promptTokenCount?: unknown;
     candidatesTokenCount?: unknown;
+    thoughtsTokenCount?: unknown;
   };
+  responseId?: unknown;
+  modelVersion?: unknown;
+}
+
+/** A part's thought signature as provider data, or nothing. */
+function signed(part: Part): { providerData?: ProviderData } {
+  return typeof part.thoughtSignature === 'string' &&
+    part.thoughtSignature !== ''
+    ? { providerData: { google: { thoughtSignature: part.thoughtSignature } } }
+    : {};
 }
 
 /** Makes up call ids where Gemini sends none; unique within one model, across its requests. */
@@ -46,6 +59,13 @@ export function callIdSource(): CallIdSource {
  * `GenerateContentResponse`; function calls arrive whole and are emitted after the frame that
  * carries the `finishReason`. Gemini has no `[DONE]`: a stream that ends before a finish reason
  * (or a prompt block) is incomplete. Source: https://ai.google.dev/api/generate-content
+ *
+ * Thought parts (`thought: true`) are reasoning, never text. A part's `thoughtSignature` stays
+ * on that part (`providerData.google.thoughtSignature`): on a function call, on the text it
+ * closes (a text answer's signature comes on a last, empty text part), or on a thought, so the
+ * next request can send each back where it came:
+ * https://ai.google.dev/gemini-api/docs/thought-signatures. `thoughtsTokenCount` is billed as
+ * output and is not in `candidatesTokenCount`: it is added, and reported as `reasoningTokens`.
  */
 export function parseGeminiStream(ids: CallIdSource) {
   return async function* parse(
@@ -56,42 +76,53 @@ export function parseGeminiStream(ids: CallIdSource) {
     let reason: unknown;
     let blocked = false;
     let usage: Usage | undefined;
+    let id: string | undefined;
+    let model: string | undefined;
+    // The kind of part open now: thoughts close with their own end event.
+    let thinking = false;
     for await (const message of messages) {
       const chunk = parseFrame(message.data) as Chunk;
-      if (chunk.error !== undefined) {
-        const status =
-          typeof chunk.error.status === 'string' ? chunk.error.status : 'error';
-        const text =
-          typeof chunk.error.message === 'string'
-            ? chunk.error.message
-            : 'unknown error';
-        throw new ModelError({
-          kind: 'stream',
-          message: `The model stream reported ${status}: ${text}`,
-        });
-      }
-      if (chunk.usageMetadata !== undefined) {
-        usage = {
-          inputTokens: Number(chunk.usageMetadata.promptTokenCount ?? 0),
-          outputTokens: Number(chunk.usageMetadata.candidatesTokenCount ?? 0),
-        };
-      }
+      if (chunk.error !== undefined) throw streamError(chunk.error);
+      if (chunk.usageMetadata !== undefined) usage = readUsage(chunk);
+      if (typeof chunk.responseId === 'string') id = chunk.responseId;
+      if (typeof chunk.modelVersion === 'string') model = chunk.modelVersion;
       // A blocked prompt comes back with no candidates and a block reason.
       if (chunk.promptFeedback?.blockReason !== undefined) blocked = true;
       const candidate = chunk.candidates?.[0];
       for (const part of candidate?.content?.parts ?? []) {
-        // Thought summaries are not the answer; they are never shown as text.
+        const text = typeof part.text === 'string' ? part.text : undefined;
+        if (part.thought === true) {
+          // Thought summaries are not the answer; they are never shown as text.
+          thinking = true;
+          if (text !== undefined && text !== '') {
+            state.committed = true;
+            yield { type: 'reasoning-delta', text };
+          }
+          if (signed(part).providerData !== undefined) {
+            thinking = false;
+            yield { type: 'reasoning-end', ...ownData(part) };
+          }
+          continue;
+        }
         if (
-          typeof part.text === 'string' &&
-          part.text !== '' &&
-          part.thought !== true
+          thinking &&
+          (text !== undefined || part.functionCall !== undefined)
         ) {
-          state.committed = true;
-          yield { type: 'text-delta', text: part.text };
+          thinking = false;
+          yield { type: 'reasoning-end', providerData: { google: {} } };
+        }
+        if (text !== undefined) {
+          if (text !== '') {
+            state.committed = true;
+            yield { type: 'text-delta', text };
+          }
+          const data = signed(part);
+          if (data.providerData !== undefined)
+            yield { type: 'text-end', ...data };
         }
         if (part.functionCall !== undefined) {
           state.committed = true;
-          const { id, name, args } = part.functionCall;
+          const { id: callId, name, args } = part.functionCall;
           if (typeof name !== 'string' || name === '') {
             throw new ModelError({
               kind: 'malformed',
@@ -99,9 +130,11 @@ export function parseGeminiStream(ids: CallIdSource) {
             });
           }
           calls.push({
-            id: typeof id === 'string' && id !== '' ? id : ids.next(),
+            id:
+              typeof callId === 'string' && callId !== '' ? callId : ids.next(),
             name,
             arguments: JSON.stringify(args ?? {}),
+            ...ownData(part),
           });
         }
       }
@@ -118,6 +151,7 @@ export function parseGeminiStream(ids: CallIdSource) {
           'The model stream ended without a finishReason: the answer is incomplete.',
       });
     }
+    if (thinking) yield { type: 'reasoning-end', providerData: { google: {} } };
     const finishReason: FinishReason = blocked
       ? 'content_filter'
       : mapGeminiFinishReason(reason, calls.length > 0);
@@ -128,6 +162,53 @@ export function parseGeminiStream(ids: CallIdSource) {
       type: 'finish',
       finishReason,
       ...(usage === undefined ? {} : { usage }),
+      ...(id === undefined && model === undefined
+        ? {}
+        : {
+            response: {
+              ...(id === undefined ? {} : { id }),
+              ...(model === undefined ? {} : { model }),
+            },
+          }),
     };
   };
+}
+
+/**
+ * A thought's or a call's provider data: its signature when it has one, and always the `google`
+ * key, so the Gemini wire knows its own from another provider's when it replays them.
+ */
+function ownData(part: Part): { providerData: ProviderData } {
+  return { providerData: signed(part).providerData ?? { google: {} } };
+}
+
+/** Usage: `thoughtsTokenCount` is output the candidates count leaves out. */
+function readUsage(chunk: Chunk): Usage {
+  const meta = chunk.usageMetadata ?? {};
+  const thoughts =
+    typeof meta.thoughtsTokenCount === 'number'
+      ? meta.thoughtsTokenCount
+      : undefined;
+  return {
+    inputTokens: Number(meta.promptTokenCount ?? 0),
+    outputTokens: Number(meta.candidatesTokenCount ?? 0) + (thoughts ?? 0),
+    ...(thoughts === undefined ? {} : { reasoningTokens: thoughts }),
+  };
+}
+
+/**
+ * Google's in-stream error frame, `{"error":{"code":503,"message":…,"status":"UNAVAILABLE"}}`
+ * (which `@google/genai` raises as an `ApiError` with that status), as a stream error that keeps
+ * the HTTP status and Google's status name.
+ */
+function streamError(error: NonNullable<Chunk['error']>): ModelError {
+  const status = typeof error.status === 'string' ? error.status : undefined;
+  const text =
+    typeof error.message === 'string' ? error.message : 'unknown error';
+  return new ModelError({
+    kind: 'stream',
+    ...(typeof error.code === 'number' ? { status: error.code } : {}),
+    ...(status === undefined ? {} : { code: status }),
+    message: `The model stream reported ${status ?? 'error'}: ${text}`,
+  });
 }

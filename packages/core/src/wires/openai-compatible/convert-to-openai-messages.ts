@@ -1,3 +1,4 @@
+import { assistantParts } from '../../assistant-turn.ts';
 import { type ChatMessage, type ChatRequest } from '../../chat-model.ts';
 
 /** One Chat Completions message as JSON. */
@@ -27,11 +28,17 @@ function messageToWire(message: ChatMessage): OpenAIMessage[] {
           ...(message.toolCalls.length === 0
             ? {}
             : {
-                tool_calls: message.toolCalls.map((call) => ({
-                  id: call.id,
-                  type: 'function',
-                  function: { name: call.name, arguments: call.arguments },
-                })),
+                ...replayedReasoning(message),
+                tool_calls: message.toolCalls.map((call) => {
+                  const extra =
+                    call.providerData?.['openaiCompatible']?.['extraContent'];
+                  return {
+                    id: call.id,
+                    type: 'function',
+                    function: { name: call.name, arguments: call.arguments },
+                    ...(extra === undefined ? {} : { extra_content: extra }),
+                  };
+                }),
               }),
         },
       ];
@@ -43,4 +50,24 @@ function messageToWire(message: ChatMessage): OpenAIMessage[] {
         content: result.content,
       }));
   }
+}
+
+/**
+ * The reasoning of a turn with tool calls, back in the field it came in. DeepSeek's thinking
+ * mode answers 400 when a tool-call turn's `reasoning_content` is missing from later requests,
+ * and ignores it on turns without tool calls, where it is not sent:
+ * https://api-docs.deepseek.com/guides/thinking_mode. Reasoning from another wire (no
+ * `openaiCompatible` data) is never sent.
+ */
+function replayedReasoning(
+  message: Extract<ChatMessage, { role: 'assistant' }>,
+): Record<string, string> {
+  const replayed: Record<string, string> = {};
+  for (const part of assistantParts(message)) {
+    if (part.type !== 'reasoning') continue;
+    const field = part.providerData?.['openaiCompatible']?.['field'];
+    if (field !== 'reasoning_content' && field !== 'reasoning') continue;
+    replayed[field] = (replayed[field] ?? '') + part.text;
+  }
+  return replayed;
 }

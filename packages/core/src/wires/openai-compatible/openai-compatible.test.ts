@@ -64,6 +64,6 @@ describe('openaiCompatible', () => {
         baseURL: 'http://127.0.0.1:11434/v1',
         model: 'llama3',
       }).provider,
-    ).toBe('openai-compatible');
+    ).toBe('openai');
   });
 });

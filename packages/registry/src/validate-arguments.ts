@@ -1,33 +1,9 @@
 import { describeThrown } from '@candor/errors';
+import { ToolResponse as Responses } from '@candor/tools';
 import { z } from 'zod';
-import { type ToolResponse, ToolResponse as Responses } from '@candor/tools';
-
-/** The outcome of {@link decodeArguments} and {@link validateArguments}: the validated input, or the response for the model. */
-export type ParsedArguments =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly response: ToolResponse };
+import { type ParsedArguments } from './decode-arguments.ts';
 
 const MAX_ISSUES = 10;
-
-/** Decodes the arguments once: a JSON string is parsed, anything else is taken as it is. */
-export function decodeArguments(args: unknown): ParsedArguments {
-  if (args === undefined || (typeof args === 'string' && args.trim() === '')) {
-    return { ok: true, value: {} };
-  }
-  if (typeof args !== 'string') return { ok: true, value: args };
-  try {
-    return { ok: true, value: JSON.parse(args) as unknown };
-  } catch (error: unknown) {
-    const reason = error instanceof Error ? error.message : 'unparseable';
-    return {
-      ok: false,
-      response: Responses.error(
-        'INVALID_FORMAT',
-        `The arguments are not valid JSON (${reason}). Send a JSON object that matches the tool's schema.`,
-      ),
-    };
-  }
-}
 
 function describeIssue(issue: z.core.$ZodIssue): {
   path: string;

@@ -1,0 +1,81 @@
+import { type AgentEvent, type AgentRunResult } from './agent-events.ts';
+import { type ChatEnd } from './agent-telemetry.ts';
+import { AssistantTurn } from './assistant-turn.ts';
+import { type FinishReason, type Usage } from './chat-model.ts';
+import { ModelError } from './model-error.ts';
+
+/** What one model turn of a run gathered: its parts, how it finished, its usage and response. */
+export interface StepState {
+  readonly turn: AssistantTurn;
+  finishReason: FinishReason | undefined;
+  usage: Usage | undefined;
+  response: { readonly id?: string; readonly model?: string } | undefined;
+}
+
+/** A fresh turn's state. */
+export function newStepState(): StepState {
+  return {
+    turn: new AssistantTurn(),
+    finishReason: undefined,
+    usage: undefined,
+    response: undefined,
+  };
+}
+
+/** A run's running token count, reasoning tokens once any turn reported them. */
+export interface UsageTotal {
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens?: number;
+}
+
+/** Adds one turn's usage to the run's. */
+export function addUsage(total: UsageTotal, usage: Usage | undefined): void {
+  if (usage === undefined) return;
+  total.inputTokens += usage.inputTokens;
+  total.outputTokens += usage.outputTokens;
+  if (usage.reasoningTokens !== undefined)
+    total.reasoningTokens =
+      (total.reasoningTokens ?? 0) + usage.reasoningTokens;
+}
+
+/** The `step-end` event of a turn. */
+export function stepEnd(index: number, state: StepState): AgentEvent {
+  return {
+    type: 'step-end',
+    step: index,
+    finishReason: state.finishReason,
+    toolCalls: state.turn.calls.length,
+    ...(state.usage === undefined ? {} : { usage: state.usage }),
+  };
+}
+
+/** What the chat span records of a turn. */
+export function chatEnd(state: StepState): ChatEnd {
+  return {
+    finishReason: state.finishReason,
+    usage: state.usage,
+    text: state.turn.text,
+    toolCalls: state.turn.calls,
+    parts: state.turn.parts,
+    ...(state.response === undefined ? {} : { response: state.response }),
+  };
+}
+
+/** A model failure as the run's result reports it: kind, message, status and code. */
+export function describeModelError(
+  error: unknown,
+): NonNullable<AgentRunResult['modelError']> {
+  if (error instanceof ModelError) {
+    return {
+      kind: error.kind,
+      message: error.message,
+      ...(error.status === undefined ? {} : { status: error.status }),
+      ...(error.code === undefined ? {} : { code: error.code }),
+    };
+  }
+  return {
+    kind: 'unknown',
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
