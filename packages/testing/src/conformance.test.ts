@@ -315,4 +315,23 @@ describe('official openai client, Responses', () => {
       'response.completed',
     ]);
   });
+
+  it('answers a non-streaming Responses request the SDK reads, output_text included', async () => {
+    const server = new LlmTestServer();
+    server.conversation('hi', (c) => {
+      c.step('greet').whenUser('hi').responds('Hello there.');
+    });
+    const url = await start(server);
+    const client = new OpenAI({
+      apiKey: 'k',
+      baseURL: `${url}/v1`,
+      maxRetries: 0,
+    });
+    const response = await client.responses.create({
+      model: 'gpt-test',
+      input: [{ role: 'user', content: 'hi' }],
+    });
+    expect(response.output_text).toBe('Hello there.');
+    expect(response.usage?.output_tokens_details.reasoning_tokens).toBe(0);
+  });
 });

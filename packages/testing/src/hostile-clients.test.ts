@@ -1,21 +1,16 @@
 import { connect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { LlmTestServer, type RunningLlmTestServer } from './llm-test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { useRunning } from './__fixtures__/serve.ts';
+import { LlmTestServer } from './llm-test-server.ts';
 
-let running: RunningLlmTestServer | undefined;
-
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
+const running = useRunning();
 
 async function started(): Promise<string> {
   const server = new LlmTestServer();
   server.conversation('c', (c) => {
     c.step('hi').whenUser(/hi/).responds('hello').complete();
   });
-  running = await server.start();
-  return running.url;
+  return (await running.start(server)).url;
 }
 
 function postRaw(url: string, path: string, body: string): Promise<Response> {
@@ -76,8 +71,7 @@ describe('LlmTestServer against hostile clients ("never crash the server")', () 
     socket.write(
       'POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"model":',
     );
-    await running?.close();
-    running = undefined;
+    await running.close();
     // Resolves only when the server ended the socket: nothing of it outlives close().
     await closed;
     expect(socket.destroyed).toBe(true);

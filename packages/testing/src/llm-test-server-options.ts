@@ -3,9 +3,10 @@ import type { TestServerLogger } from './test-server-logger.ts';
 /** Options for {@link LlmTestServer}. */
 export interface LlmTestServerOptions {
   /**
-   * Answer broken tool history (a tool call with no result, an orphan result) with the
-   * provider's own 400, as the real APIs do. Default `true`. Turn it off to let
-   * `whenToolResult(…, 'missing')` steps match.
+   * Answer broken tool history (a tool call with no result, an orphan result) and lost
+   * reasoning state (Anthropic thinking blocks, Gemini thought signatures, OpenAI Responses
+   * reasoning items the server sent) with the provider's own 400 or 404, as the real APIs do.
+   * Default `true`. Turn it off to let `whenToolResult(…, 'missing')` steps match.
    */
   readonly strict?: boolean;
   /** When set, only this key is accepted; otherwise any non-empty key is. */
