@@ -132,7 +132,9 @@ describe('pnpm demo', () => {
 
   it.each([
     {
-      provider: 'openai-compatible',
+      wire: 'openai-compatible',
+      provider: 'openai',
+      path: '/v1/chat/completions',
       env: (url: string) => ({
         CANDOR_MODEL: 'openai:gpt-test',
         OPENAI_BASE_URL: `${url}/v1`,
@@ -140,7 +142,20 @@ describe('pnpm demo', () => {
       }),
     },
     {
-      provider: 'gemini',
+      wire: 'openai-responses',
+      provider: 'openai',
+      path: '/v1/responses',
+      env: (url: string) => ({
+        CANDOR_MODEL: 'openai-responses:gpt-test',
+        OPENAI_BASE_URL: `${url}/v1`,
+        OPENAI_API_KEY: 'test-key',
+      }),
+    },
+    {
+      wire: 'gemini',
+      // The GenAI registry's name for Gemini.
+      provider: 'gcp.gemini',
+      path: '/v1beta/models/gpt-test:streamGenerateContent',
       env: (url: string) => ({
         CANDOR_MODEL: 'gemini:gpt-test',
         GEMINI_BASE_URL: url,
@@ -148,8 +163,8 @@ describe('pnpm demo', () => {
       }),
     },
   ])(
-    'uses a real $provider provider when CANDOR_MODEL is set',
-    async ({ provider, env }) => {
+    'uses the real $wire wire when CANDOR_MODEL is set',
+    async ({ provider, path, env }) => {
       const server = new LlmTestServer();
       server.conversation('live', (c) => {
         c.step('ask')
@@ -175,6 +190,10 @@ describe('pnpm demo', () => {
         );
         expect(stdout).toContain('the model said: "It is 14."');
         expect(stdout).toContain('run finished: completed');
+        expect(server.journal.map((attempt) => attempt.path)).toEqual([
+          path,
+          path,
+        ]);
         server.assertNoUnmatched();
       } finally {
         await close();

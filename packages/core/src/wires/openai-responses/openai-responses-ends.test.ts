@@ -122,6 +122,7 @@ describe('openaiResponses: how a stream ends', () => {
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({
       kind: 'stream',
+      code: 'server_error',
       message:
         'The model stream reported response.failed server_error: The server had an error while processing your request.',
     });
@@ -144,6 +145,7 @@ describe('openaiResponses: how a stream ends', () => {
     });
     expect(error).toMatchObject({
       kind: 'stream',
+      code: 'rate_limit_exceeded',
       message:
         'The model stream reported error rate_limit_exceeded: Rate limit reached for requests.',
     });
@@ -224,6 +226,7 @@ describe('openaiResponses: how a stream ends', () => {
     expect(error).toMatchObject({
       kind: 'http',
       status: 400,
+      code: 'invalid_request_error',
       message:
         "openai answered HTTP 400: invalid_request_error: Item 'fc_1' of type 'function_call' was provided without its required 'reasoning' item: 'rs_1'.",
     });

@@ -51,12 +51,19 @@ const SETTING_KEYS = [
   'providerOptions',
 ] as const;
 
+/** OpenAI's name for an error in its body: its `code`, or its `type` when the code is null. */
+function openAIErrorCode(body: unknown): string | undefined {
+  const error = (body as { error?: Record<string, unknown> } | null)?.error;
+  const code = error?.['code'] ?? error?.['type'];
+  return typeof code === 'string' ? code : undefined;
+}
+
 function openAIErrorMessage(body: unknown): string | undefined {
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   const message = error?.['message'];
   if (typeof message !== 'string') return undefined;
-  const code = error?.['code'] ?? error?.['type'];
-  return typeof code === 'string' ? `${code}: ${message}` : message;
+  const code = openAIErrorCode(body);
+  return code === undefined ? message : `${code}: ${message}`;
 }
 
 function checkReasoning(
@@ -157,6 +164,7 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
         },
         parse: parseResponsesStream,
         errorMessage: openAIErrorMessage,
+        errorCode: openAIErrorCode,
       });
     },
   };
