@@ -309,6 +309,7 @@ describe('openaiResponses: call settings and options', () => {
       model: model(url, {
         temperature: 0.2,
         maxOutputTokens: 100,
+        reasoning: { effort: 'low' },
         providerOptions: { openai: { parallel_tool_calls: false } },
       }),
       registry: calculator(),
@@ -321,6 +322,7 @@ describe('openaiResponses: call settings and options', () => {
           openai: {
             service_tier: 'flex',
             include: ['message.output_text.logprobs'],
+            reasoning: { summary: 'detailed' },
           },
           anthropic: { top_k: 3 },
         },
@@ -333,6 +335,8 @@ describe('openaiResponses: call settings and options', () => {
       max_output_tokens: 200,
       parallel_tool_calls: false,
       service_tier: 'flex',
+      // Objects merge key by key: the vendor field adds to the wire's reasoning.
+      reasoning: { effort: 'low', summary: 'detailed' },
       // The caller's include is added to the wire's, never replacing it.
       include: ['reasoning.encrypted_content', 'message.output_text.logprobs'],
       store: false,
