@@ -12,19 +12,10 @@ const MAX_LINES = 400;
  * the limit fails too, so the list only shrinks.
  */
 const exceptions: Readonly<Record<string, string>> = {
-  'packages/breaker/src/tool-breaker.ts': 'split pending (issue 31)',
-  'packages/breaker/src/breaker-options.ts': 'split pending (issue 31)',
-  'packages/breaker-redis/src/redis-breaker-store.ts':
-    'split pending (issue 31)',
   'packages/testing/src/llm-test-server.ts': 'split pending (issue 31)',
-  'packages/testing/src/conversation.ts': 'split pending (issue 31)',
-  'packages/testing/src/anthropic-protocol.ts': 'split pending (issue 31)',
   'packages/traces/src/trace-normaliser.ts': 'split pending (issue 31)',
-  'packages/core/src/agent.ts': 'split pending (issue 31)',
-  'packages/core/src/agent-telemetry.ts': 'split pending (issue 31)',
   'packages/core/src/wires/wire-conformance.case.ts':
     'split pending (issue 31)',
-  'packages/mcp/src/serve-registry.ts': 'split pending (issue 31)',
   'packages/mcp/src/import-mcp-tools.ts': 'split pending (issue 31)',
   'packages/errors/src/classify-error.ts': 'split pending (issue 31)',
 };

@@ -132,7 +132,6 @@ describe('pnpm demo', () => {
 
   it.each([
     {
-      wire: 'openai-compatible',
       provider: 'openai',
       path: '/v1/chat/completions',
       env: (url: string) => ({
@@ -142,18 +141,6 @@ describe('pnpm demo', () => {
       }),
     },
     {
-      wire: 'openai-responses',
-      provider: 'openai',
-      path: '/v1/responses',
-      env: (url: string) => ({
-        CANDOR_MODEL: 'openai-responses:gpt-test',
-        OPENAI_BASE_URL: `${url}/v1`,
-        OPENAI_API_KEY: 'test-key',
-      }),
-    },
-    {
-      wire: 'gemini',
-      // The GenAI registry's name for Gemini.
       provider: 'gcp.gemini',
       path: '/v1beta/models/gpt-test:streamGenerateContent',
       env: (url: string) => ({
@@ -162,8 +149,17 @@ describe('pnpm demo', () => {
         GEMINI_API_KEY: 'test-key',
       }),
     },
+    {
+      provider: 'openai',
+      path: '/v1/responses',
+      env: (url: string) => ({
+        CANDOR_MODEL: 'openai-responses:gpt-test',
+        OPENAI_BASE_URL: `${url}/v1`,
+        OPENAI_API_KEY: 'test-key',
+      }),
+    },
   ])(
-    'uses the real $wire wire when CANDOR_MODEL is set',
+    'uses a real $provider provider on $path when CANDOR_MODEL is set',
     async ({ provider, path, env }) => {
       const server = new LlmTestServer();
       server.conversation('live', (c) => {
@@ -190,10 +186,7 @@ describe('pnpm demo', () => {
         );
         expect(stdout).toContain('the model said: "It is 14."');
         expect(stdout).toContain('run finished: completed');
-        expect(server.journal.map((attempt) => attempt.path)).toEqual([
-          path,
-          path,
-        ]);
+        expect(server.journal.map((entry) => entry.path)).toContain(path);
         server.assertNoUnmatched();
       } finally {
         await close();

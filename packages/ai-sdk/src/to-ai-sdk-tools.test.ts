@@ -278,5 +278,21 @@ describe('toAISDKTools approval', () => {
     )) as ToolResponse;
     expect(outcomeOf(output)).toBe('denied');
     expect(ran).toBe(0);
+    // A tool nobody wanted approval for runs as the registry takes it; the function is asked
+    // only with the arguments the registry validated and censored.
+    const asked: unknown[] = [];
+    const free = toAISDKTools(registry, {
+      needsApproval: (name, input) => {
+        asked.push([name, input]);
+        return false;
+      },
+    })['count'];
+    const freeOutput = (await free?.execute?.(
+      { n: '5', token: 'abc' },
+      { toolCallId: 'd', messages: [] },
+    )) as ToolResponse;
+    expect(outcomeOf(freeOutput)).toBe('success');
+    expect(ran).toBe(1);
+    expect(asked).toEqual([['count', { n: '5', token: '[REDACTED]' }]]);
   });
 });

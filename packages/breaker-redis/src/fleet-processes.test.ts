@@ -1,22 +1,14 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleFixture, packageDir } from './__fixtures__/bundle-fixture.ts';
 import { redisInstalled } from './__fixtures__/fleet-helpers.ts';
 import { type RedisServer, startRedisServer } from './redis-server.ts';
 
-const workerSource = fileURLToPath(
-  new URL('__fixtures__/fleet-worker.ts', import.meta.url),
-);
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const bundleDir = mkdtempSync(join(tmpdir(), 'candor-fleet-'));
-const workerFile = join(bundleDir, 'fleet-worker.mjs');
+let workerFile = '';
+let removeBundle = (): void => undefined;
 
 interface Result {
   type: 'result';
@@ -113,20 +105,9 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
   const workers: Worker[] = [];
 
   beforeAll(async () => {
-    await build({
-      entryPoints: [workerSource],
-      outfile: workerFile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      conditions: ['@candor/source'],
-      // CommonJS dependencies (opossum) need require() inside an ES module bundle.
-      banner: {
-        js: "import { createRequire as fleetRequire } from 'node:module'; const require = fleetRequire(import.meta.url);",
-      },
-      logLevel: 'error',
-    });
+    const bundle = await bundleFixture('fleet-worker');
+    workerFile = bundle.file;
+    removeBundle = bundle.remove;
     redis = await startRedisServer();
     upstream = createServer((request, response) => {
       const worker = String(request.headers['x-worker']);
@@ -148,7 +129,7 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
     );
     upstream.close();
     await redis.stop();
-    rmSync(bundleDir, { recursive: true, force: true });
+    removeBundle();
   });
 
   it('opens in all 4 within 100 ms of the deciding failure, runs one trial, and a fifth process starts open', async () => {

@@ -1,4 +1,7 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { bundleFixture, packageDir } from './__fixtures__/bundle-fixture.ts';
 import {
   defaultRules,
   rawRedisClient,
@@ -146,4 +149,129 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore connecting', () => {
       /"keyPrefix" must be a non-empty string/,
     );
   });
+
+  describe('fails fast and starts without blocking', () => {
+    // A connect timeout far longer than any bound below: a store that waited it out fails.
+    const slowTimeout = { connectTimeoutMs: 10_000 };
+
+    async function timedConnect(
+      options: Parameters<typeof createRedisBreakerStore>[0],
+    ): Promise<{ connected: boolean; ms: number; health: string }> {
+      const s = redis.track(createRedisBreakerStore(options));
+      const started = performance.now();
+      const connected = await s.connect();
+      return { connected, ms: performance.now() - started, health: s.health };
+    }
+
+    it('connect() to a closed port answers false at once (well under its 10 s connect timeout)', async () => {
+      const gone = await startRedisServer();
+      await gone.kill();
+      try {
+        const result = await timedConnect({ url: gone.url, ...slowTimeout });
+        expect(result).toMatchObject({ connected: false, health: 'degraded' });
+        // Measured 2–5 ms on an idle machine; the bound is a backstop for a loaded one.
+        expect(result.ms, `${result.ms.toFixed(1)} ms`).toBeLessThan(1_000);
+      } finally {
+        await gone.stop();
+      }
+    });
+
+    it.each([
+      ['a wrong password', 'not it'],
+      ['no password', undefined],
+    ])('connect() with %s answers false at once', async (_, password) => {
+      const locked = await startRedisServer({ password: 'right one' });
+      try {
+        const result = await timedConnect({
+          url: locked.url,
+          ...(password === undefined ? {} : { password }),
+          ...slowTimeout,
+        });
+        expect(result).toMatchObject({
+          connected: false,
+          health: 'degraded',
+        });
+        expect(result.ms, `${result.ms.toFixed(1)} ms`).toBeLessThan(1_000);
+      } finally {
+        await locked.stop();
+      }
+    });
+
+    it('a store started while Redis is down serves on local breakers, then joins the fleet when Redis answers', async () => {
+      const own = await startRedisServer();
+      try {
+        await own.kill();
+        const log = recordingLogger();
+        const s = redis.track(
+          createRedisBreakerStore({
+            url: own.url,
+            logger: log.logger,
+            ...slowTimeout,
+          }),
+        );
+        // Not awaited before serving: calls go to the local breaker meanwhile.
+        const connecting = s.connect();
+        const c = s.circuit('late_tool', { ...defaultRules, minimumCalls: 1 });
+        expect(c.admit()).toEqual({ kind: 'local' });
+        expect(await connecting).toBe(false);
+        const joined = log.next('info', /resynchronised/);
+        await own.restart();
+        await joined;
+        expect(s.health).toBe('healthy');
+        // It hears the fleet: another process opens the tool, and this one refuses.
+        const other = redis.track(createRedisBreakerStore({ url: own.url }));
+        expect(await other.connect()).toBe(true);
+        const oc = other.circuit('late_tool', {
+          ...defaultRules,
+          minimumCalls: 1,
+        });
+        const opened = viewBecomes(c, 'open');
+        oc.record(oc.admit(), true);
+        await opened;
+        expect(c.admit()).toMatchObject({ kind: 'refuse', state: 'open' });
+      } finally {
+        await own.stop();
+      }
+    });
+  });
+
+  it.each([
+    ['Redis is gone', false],
+    ['Redis answers', true],
+  ])(
+    'a process that closes its store exits at once when %s (no timer or socket left)',
+    async (_, up) => {
+      const own = await startRedisServer();
+      const bundle = await bundleFixture('close-and-exit');
+      try {
+        if (!up) await own.kill();
+        const child = fork(bundle.file, [], {
+          cwd: packageDir,
+          env: { ...process.env, REDIS_URL: own.url, PROBE_MS: '10000' },
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        });
+        const exited = once(child, 'exit');
+        const [message] = (await Promise.race([
+          once(child, 'message'),
+          exited.then(() => {
+            throw new Error('exited before closing');
+          }),
+        ])) as [{ connected: boolean; health: string }];
+        const closedAt = performance.now();
+        expect(message).toEqual({
+          type: 'closed',
+          connected: up,
+          health: 'closed',
+        });
+        const [code] = (await exited) as [number | null];
+        const lingered = performance.now() - closedAt;
+        expect(code).toBe(0);
+        // Reconnection retries here run up to every 10 s: a timer left behind would show.
+        expect(lingered, `${lingered.toFixed(0)} ms`).toBeLessThan(1_000);
+      } finally {
+        bundle.remove();
+        await own.stop();
+      }
+    },
+  );
 });

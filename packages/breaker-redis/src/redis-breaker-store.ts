@@ -72,6 +72,9 @@ export class RedisBreakerStore implements BreakerStateStore {
   #resyncing: Promise<boolean> | undefined;
   #connecting: Promise<boolean> | undefined;
   #garbageWarned = false;
+  readonly #listener = (message: string): void => {
+    this.#onMessage(message);
+  };
   #stats = { flushes: 0, fallbacks: 0, resyncs: 0 };
 
   constructor(options: RedisBreakerStoreOptions = {}) {
@@ -167,15 +170,12 @@ export class RedisBreakerStore implements BreakerStateStore {
   }
 
   async #connectOnce(): Promise<boolean> {
+    // A refused connection or a failed authentication rejects at once (the client does not
+    // retry): connect() answers false, and the store's probe joins the fleet when Redis answers.
     const connecting = Promise.all([
       this.#link.client.connect(),
       this.#link.subscriber.connect(),
-    ]).then(async () => {
-      await this.#link.subscriber.subscribe(this.#keys.channel, (message) => {
-        this.#onMessage(message);
-      });
-      return this.#resync();
-    });
+    ]).then(() => this.#resync());
     try {
       return await this.#link.bounded(connecting, this.#connectTimeoutMs);
     } catch (error: unknown) {
@@ -208,7 +208,7 @@ export class RedisBreakerStore implements BreakerStateStore {
     this.#link.closing();
     clearTimeout(this.#flushTimer);
     this.#flushTimer = undefined;
-    clearInterval(this.#probeTimer);
+    clearTimeout(this.#probeTimer);
     this.#probeTimer = undefined;
     clearInterval(this.#heartbeatTimer);
     this.#heartbeatTimer = undefined;
@@ -319,9 +319,23 @@ export class RedisBreakerStore implements BreakerStateStore {
       'Redis breaker store unusable: each process uses its local breakers until it is back',
     );
     for (const circuit of this.#circuits.values()) circuit.publish();
-    this.#probeTimer ??= setInterval(() => {
+    this.#probe(0);
+  }
+
+  /**
+   * While fallen back: opens what is closed and resynchronises once both connections are ready,
+   * first soon, then every `probeIntervalMs`. Unref'd, so it never keeps a process alive.
+   */
+  #probe(attempt: number): void {
+    if (this.#probeTimer !== undefined) return;
+    const delay = Math.min(50 * 2 ** Math.min(attempt, 10), this.#probeMs);
+    this.#probeTimer = setTimeout(() => {
+      this.#probeTimer = undefined;
+      if (this.#health !== 'degraded') return;
+      this.#link.revive();
       if (this.#link.ready) void this.#resync();
-    }, this.#probeMs).unref();
+      this.#probe(attempt + 1);
+    }, delay).unref();
   }
 
   /** Reads the whole fleet state again, writes back opens Redis lost, and becomes healthy. */
@@ -334,6 +348,7 @@ export class RedisBreakerStore implements BreakerStateStore {
 
   async #doResync(): Promise<boolean> {
     try {
+      await this.#link.subscribe(this.#keys.channel, this.#listener);
       const held = await readFleet({
         link: this.#link,
         keys: this.#keys,
@@ -343,7 +358,7 @@ export class RedisBreakerStore implements BreakerStateStore {
       if (this.#health === 'closed') return false;
       const wasDegraded = this.#health === 'degraded';
       this.#health = 'healthy';
-      clearInterval(this.#probeTimer);
+      clearTimeout(this.#probeTimer);
       this.#probeTimer = undefined;
       this.#heartbeatTimer ??= setInterval(() => {
         void this.#heartbeat();

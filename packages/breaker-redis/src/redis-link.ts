@@ -35,6 +35,8 @@ export class RedisLink {
   readonly client: Client;
   readonly subscriber: Client;
   readonly #timeoutMs: number;
+  /** Set once the subscriber has subscribed; the client keeps its listeners across connections. */
+  #subscribed = false;
   #offset = Date.now() - performance.now();
   #closing = false;
   /** Commands sent, not counting pub/sub deliveries. */
@@ -46,7 +48,6 @@ export class RedisLink {
     events: RedisLinkEvents,
   ) {
     this.#timeoutMs = timings.commandTimeoutMs;
-    const probeMs = timings.probeIntervalMs;
     const tls = options.tls;
     this.client = createClient({
       ...(options.url === undefined ? {} : { url: options.url }),
@@ -62,8 +63,10 @@ export class RedisLink {
           ? {}
           : { tls: true as const, ...(tls === true ? {} : tls) }),
         connectTimeout: timings.connectTimeoutMs,
-        reconnectStrategy: (retries: number) =>
-          Math.min(50 * 2 ** Math.min(retries, 10), probeMs),
+        // The store reconnects on its own unref'd timers (see revive()): the client's own retry
+        // sleeps on a timer that keeps a closed process alive, and makes connect() wait out a
+        // refused connection or a wrong password instead of failing at once.
+        reconnectStrategy: false,
       },
     });
     this.subscriber = this.client.duplicate();
@@ -105,13 +108,35 @@ export class RedisLink {
     }
   }
 
+  /** Opens every connection that is closed (a failed or dropped one); errors come as events. */
+  revive(): void {
+    if (this.#closing) return;
+    for (const client of [this.client, this.subscriber]) {
+      if (!client.isOpen) client.connect().catch(() => undefined);
+    }
+  }
+
+  /** Subscribes to `channel` once; later connections of the subscriber subscribe again. */
+  async subscribe(
+    channel: string,
+    listener: (message: string) => void,
+  ): Promise<void> {
+    if (this.#subscribed) return;
+    await this.bounded(
+      this.subscriber.subscribe(channel, listener),
+      this.#timeoutMs,
+    );
+    this.#subscribed = true;
+  }
+
   /** `work`, or a StoreTimeout after `ms`. */
   async bounded<T>(work: Promise<T>, ms: number): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
+      // Unref'd: a command in flight never keeps a closing process alive.
       timer = setTimeout(() => {
         reject(new StoreTimeout(ms));
-      }, ms);
+      }, ms).unref();
     });
     try {
       return await Promise.race([work, timeout]);

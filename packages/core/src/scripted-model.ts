@@ -1,19 +1,41 @@
 import {
   type ChatModel,
   type ChatRequest,
+  type FinishReason,
   type ModelEvent,
+  type ProviderData,
+  type Usage,
 } from './chat-model.ts';
 import { argumentsText } from './content-parts.ts';
 import { ModelError } from './model-error.ts';
 
-/** One scripted model turn: text, tool calls, or both. */
-export interface ScriptedTurn {
+/**
+ * One block of scripted reasoning: its text (empty for a block shown without it), `redacted`
+ * for one the provider sends encrypted only, and the provider data a wire would need back
+ * (`{ anthropic: { signature } }`, `{ google: { thoughtSignature } }`, …).
+ */
+export interface ScriptedReasoningBlock {
   readonly text?: string;
+  readonly redacted?: boolean;
+  readonly providerData?: ProviderData;
+}
+
+/** One scripted model turn: reasoning, text, tool calls, or any of them. */
+export interface ScriptedTurn {
+  /** Reasoning blocks, streamed before the text, kept in the turn's `parts` in order. */
+  readonly reasoning?: readonly ScriptedReasoningBlock[];
+  readonly text?: string;
+  /** Provider data for the text part (a Gemini text signature, say). */
+  readonly textProviderData?: ProviderData;
+  /** Default: `tool_calls` with calls, else `stop`; `content_filter` scripts a blocked answer. */
+  readonly finishReason?: FinishReason;
+  readonly usage?: Usage;
   readonly toolCalls?: readonly {
     readonly name: string;
     /** An object is sent as JSON; a string is sent as is, so malformed JSON can be scripted. */
     readonly arguments?: unknown;
     readonly id?: string;
+    readonly providerData?: ProviderData;
   }[];
 }
 
@@ -66,9 +88,25 @@ export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
           });
         }
         const turn = typeof step === 'function' ? step(request) : step;
+        for (const block of turn.reasoning ?? []) {
+          if (block.text !== undefined && block.text !== '')
+            events.push({ type: 'reasoning-delta', text: block.text });
+          events.push({
+            type: 'reasoning-end',
+            ...(block.redacted === true ? { redacted: true } : {}),
+            ...(block.providerData === undefined
+              ? {}
+              : { providerData: block.providerData }),
+          });
+        }
         if (turn.text !== undefined && turn.text !== '') {
           events.push({ type: 'text-delta', text: turn.text });
         }
+        if (turn.textProviderData !== undefined)
+          events.push({
+            type: 'text-end',
+            providerData: turn.textProviderData,
+          });
         let calls = 0;
         for (const call of turn.toolCalls ?? []) {
           callCounter += 1;
@@ -79,12 +117,17 @@ export function scriptedModel(steps: readonly ScriptedStep[]): ScriptedModel {
               id: call.id ?? `call_${callCounter}`,
               name: call.name,
               arguments: argumentsText(call.arguments),
+              ...(call.providerData === undefined
+                ? {}
+                : { providerData: call.providerData }),
             },
           });
         }
         events.push({
           type: 'finish',
-          finishReason: calls > 0 ? 'tool_calls' : 'stop',
+          finishReason:
+            turn.finishReason ?? (calls > 0 ? 'tool_calls' : 'stop'),
+          ...(turn.usage === undefined ? {} : { usage: turn.usage }),
         });
       };
       return new TurnEvents(play);

@@ -15,6 +15,7 @@
 export { lastToolResult, scriptedModel } from './scripted-model.ts';
 export type {
   ScriptedModel,
+  ScriptedReasoningBlock,
   ScriptedStep,
   ScriptedTurn,
 } from './scripted-model.ts';

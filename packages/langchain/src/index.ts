@@ -10,4 +10,8 @@ export {
   toolMessageFor,
   withoutOpenCircuits,
 } from './to-lang-chain-tools.ts';
-export type { CandorArtifact } from './to-lang-chain-tools.ts';
+export type {
+  CandorApprovalRequest,
+  CandorArtifact,
+  LangChainToolsOptions,
+} from './to-lang-chain-tools.ts';

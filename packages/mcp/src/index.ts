@@ -23,7 +23,7 @@ export type {
   McpServerSource,
   ReconnectOptions,
   StdioServerSource,
-} from './import-mcp-tools.ts';
+} from './import-mcp-options.ts';
 export {
   outcomeEnvelope,
   outcomeEnvelopeSchema,

@@ -25,8 +25,8 @@ export function readJson(
         chunks.push(chunk);
         return;
       }
-      // Stop reading but leave the socket open: the 413 still has to go out on it.
-      request.off('data', onData).off('end', onEnd).pause();
+      // Stop keeping it; the caller answers 413 and drops the rest.
+      request.off('data', onData).off('end', onEnd);
       chunks.length = 0;
       resolve(oversizedBody);
     };

@@ -6,11 +6,8 @@ import { ToolRegistry, type ToolEndEvent } from '@candor/registry';
 import { outcomeOf, type ToolResponse } from '@candor/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outcomeRegistry } from './__fixtures__/outcome-registry.ts';
-import {
-  importMcpTools,
-  type McpImport,
-  type McpServerSource,
-} from './import-mcp-tools.ts';
+import { type McpImport, type McpServerSource } from './import-mcp-options.ts';
+import { importMcpTools } from './import-mcp-tools.ts';
 import { type RegistryService } from './serve-options.ts';
 import { serveRegistry } from './serve-registry.ts';
 

@@ -104,8 +104,14 @@ export async function serveHttp(
         ? await readJson(request, maxBodyBytes)
         : undefined;
     if (body === oversizedBody) {
-      // The rest of the body is never read: the connection closes after the answer.
-      response.shouldKeepAlive = false;
+      // The rest is read and dropped, up to the limit again, so that the client, still sending,
+      // can read this answer before the connection closes (closing at once resets it).
+      let dropped = 0;
+      request.on('data', (chunk: Buffer) => {
+        dropped += chunk.length;
+        if (dropped > maxBodyBytes) request.socket.destroy();
+      });
+      request.resume();
       rpcError(response, 413, {
         code: -32000,
         message: `Request body larger than ${maxBodyBytes} bytes`,

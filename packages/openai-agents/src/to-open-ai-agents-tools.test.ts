@@ -165,3 +165,21 @@ it("answers with Candor's text when the runner's details object throws on every 
   expect(ends).toHaveLength(1);
   registry.shutdown();
 });
+
+it('hides an open circuit: a model that calls it anyway is told so with toolNotFoundBehavior, else the runner raises', async () => {
+  const { registry } = await scenarioRegistry();
+  const openCall = callsTurn([{ id: 'x', name: 'flaky', input: {} }]);
+  const agent = (model: ScriptedModel) =>
+    new Agent({ name: 'a', model, tools: toOpenAIAgentsTools(registry) });
+  const told = new ScriptedModel([openCall, doneTurn]);
+  const result = await run(agent(told), 'Try it.', {
+    toolNotFoundBehavior: 'return_error_to_model',
+  });
+  expect(result.finalOutput).toBe('done');
+  expect(told.requests[0]?.tools.map((tool) => tool.name)).toEqual(['probe']);
+  expect(toolResultsOf(told.requests[1]).get('x')).toMatch(/flaky/);
+  await expect(
+    run(agent(new ScriptedModel([openCall, doneTurn])), 'Try it.'),
+  ).rejects.toThrow(/Tool flaky not found/);
+  registry.shutdown();
+});

@@ -68,11 +68,12 @@ export function expandInput(
   sent: SentState,
 ): readonly JsonObject[] {
   const previous = body['previous_response_id'];
-  const before =
+  const stored =
     typeof previous === 'string'
-      ? ((sent.recall(responseKey(previous)) as SentResponse | undefined)
-          ?.items ?? [])
-      : [];
+      ? (sent.recall(responseKey(previous)) as SentResponse | undefined)
+      : undefined;
+  // A response made with `store: false` cannot be continued by id.
+  const before = stored?.stored === true ? stored.items : [];
   const resolved = inputItems(body).map((item) => {
     if (!isReference(item)) return item;
     const known = sent.recall(itemKey(String(item['id']))) as

@@ -1,4 +1,3 @@
-import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { useServer } from './__fixtures__/serve.ts';
 import { dataOf, post, readEvents } from './__fixtures__/wire-client.ts';
@@ -82,67 +81,6 @@ async function errorOf(
 }
 
 describe('OpenAI Responses wire', () => {
-  it('is streamed so the official SDK’s Responses helper assembles reasoning, the call and usage', async () => {
-    const { url } = await serve(weather);
-    const client = new OpenAI({
-      apiKey: 'k',
-      baseURL: `${url}/v1`,
-      maxRetries: 0,
-    });
-    const types: string[] = [];
-    const stream = client.responses.stream({
-      model: 'gpt-test',
-      input: 'weather in Paris?',
-      store: false,
-      include: ['reasoning.encrypted_content'],
-    });
-    stream.on('event', (event) => {
-      types.push(event.type);
-    });
-    const response = await stream.finalResponse();
-    expect(response.status).toBe('completed');
-    // The helper adds `parsed_arguments` to function calls.
-    expect(response.output).toMatchObject([
-      {
-        id: 'rs_1_0',
-        type: 'reasoning',
-        summary: [{ type: 'summary_text', text: 'Look it up.' }],
-        encrypted_content: 'enc-AAAA-1',
-      },
-      {
-        id: 'fc_1_0',
-        type: 'function_call',
-        status: 'completed',
-        call_id: 'call_1',
-        name: 'get_weather',
-        arguments: '{"city":"Paris"}',
-      },
-    ]);
-    expect(response.usage?.output_tokens_details.reasoning_tokens).toBe(64);
-    // output_tokens include the reasoning tokens.
-    expect(response.usage?.output_tokens).toBe(64 + 4);
-    expect(types).toEqual([
-      'response.created',
-      'response.in_progress',
-      'response.output_item.added',
-      'response.reasoning_summary_part.added',
-      // 'Look ', 'it ', 'up.'
-      'response.reasoning_summary_text.delta',
-      'response.reasoning_summary_text.delta',
-      'response.reasoning_summary_text.delta',
-      'response.reasoning_summary_text.done',
-      'response.reasoning_summary_part.done',
-      'response.output_item.done',
-      'response.output_item.added',
-      'response.function_call_arguments.delta',
-      'response.function_call_arguments.delta',
-      'response.function_call_arguments.delta',
-      'response.function_call_arguments.done',
-      'response.output_item.done',
-      'response.completed',
-    ]);
-  });
-
   it('sends encrypted content in full only in output_item.done, and a done-arguments event without the name', async () => {
     const { url } = await serve(weather);
     const events = dataOf(
@@ -207,6 +145,25 @@ describe('OpenAI Responses wire', () => {
       input: [output],
     });
     expect(response.status).toBe(200);
+  });
+
+  it('answers previous_response_id of a response made with store: false with a 404', async () => {
+    const { url } = await serve(weather);
+    const body = await first(url);
+    const response = await create(url, {
+      ...stateless,
+      previous_response_id: body.id,
+      input: [output],
+    });
+    expect(await errorOf(response)).toEqual({
+      status: 404,
+      error: {
+        message: `Previous response with id '${body.id}' not found.`,
+        type: 'invalid_request_error',
+        param: 'previous_response_id',
+        code: 'previous_response_not_found',
+      },
+    });
   });
 
   it.each([

@@ -8,6 +8,7 @@ import {
   responseKey,
   type JsonObject,
   type SentItem,
+  type SentResponse,
 } from './responses-items.ts';
 import type { SentState } from './sent-state.ts';
 
@@ -131,7 +132,11 @@ export function checkResponsesInput(
   const items = inputItems(body);
   const storeOff = body['store'] === false;
   const previous = body['previous_response_id'];
-  if (typeof previous === 'string' && !sent.has(responseKey(previous))) {
+  if (
+    typeof previous === 'string' &&
+    (sent.recall(responseKey(previous)) as SentResponse | undefined)?.stored !==
+      true
+  ) {
     return {
       status: 404,
       code: 'previous_response_not_found',

@@ -108,14 +108,33 @@ function approvalFor(
   };
 }
 
-// A call whose arguments were never put to the framework's approval (they broke the schema):
-// the registry answers INVALID_PARAM, and should it take them after all (a schema that coerces),
-// it refuses the call rather than run it unapproved.
-const unapproved = () => ({
-  approved: false,
-  reason:
-    'its arguments did not match the tool schema when approval was to be asked, so nobody approved it',
-});
+// The registry's per-call `approve` (typed here structurally: tools sits below the registry).
+type PerCallApprove = (
+  request: { readonly toolName: string; readonly params: unknown },
+  gate: (request: never) => unknown,
+) => unknown;
+
+// For a call whose arguments were never put to the framework's approval (they broke the schema):
+// the registry answers INVALID_PARAM; should it take them after all (a schema that coerces), it
+// asks here, after its own validation, with the arguments it censored, and a call that needed
+// approval is refused rather than run unapproved.
+function unapprovedGate(
+  spec: ToolExecutorSpec,
+  needsApproval: NeedsApproval,
+): PerCallApprove {
+  return async (request, gate) => {
+    const wanted =
+      needsApproval === true ||
+      (needsApproval !== false &&
+        (await needsApproval(spec.name, request.params)));
+    if (!wanted) return gate(request as never);
+    return {
+      approved: false,
+      reason:
+        'its arguments did not match the tool schema when approval was to be asked, so nobody approved it',
+    };
+  };
+}
 
 /**
  * The executor's tools as every framework adapter needs them: the provider-neutral spec, the
@@ -151,8 +170,8 @@ export function adapterTools(
     options.redact === undefined
       ? defaultRedactor
       : new SecretRedactor(options.redact);
-  const asks =
-    options.needsApproval !== undefined && options.needsApproval !== false;
+  const needsApproval = options.needsApproval;
+  const asks = needsApproval !== undefined && needsApproval !== false;
   const signalOf = options.signalOf ?? signalProperty;
   const specs = executor.specs({ format: 'json-schema' });
   const only = options.only === undefined ? undefined : new Set(options.only);
@@ -168,7 +187,7 @@ export function adapterTools(
     .filter((spec) => only === undefined || only.has(spec.name))
     .map((spec) => ({
       spec,
-      ...approvalFor(spec, options.needsApproval, redactor),
+      ...approvalFor(spec, needsApproval, redactor),
       call: (input: unknown, context?: unknown) => {
         const given = callOptions(
           callIdIn(context, callIdOf),
@@ -178,8 +197,10 @@ export function adapterTools(
           spec.name,
           input,
           asks && !matchesInputSchema(spec.inputSchema, input)
-            ? // A registry's per-call `approve`, after its own validation.
-              ({ ...given, approve: unapproved } as ToolExecutorCallOptions)
+            ? ({
+                ...given,
+                approve: unapprovedGate(spec, needsApproval),
+              } as ToolExecutorCallOptions)
             : given,
         );
       },

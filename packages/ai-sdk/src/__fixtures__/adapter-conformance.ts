@@ -166,6 +166,11 @@ export interface AdapterUnderTest {
   twoStepRun(registry: ToolRegistry): Promise<(readonly [string, ModelSaw])[]>;
   /** Whether the framework keeps the calls' order in the next request. */
   readonly keepsOrder: boolean;
+  /**
+   * The framework refuses arguments that break the tool's JSON Schema itself (LangChain), so
+   * they never reach the registry; elsewhere the registry answers them INVALID_PARAM.
+   */
+  readonly validatesArguments?: boolean;
   /** One call of tool `name` with `{}`, the id and the signal passed as the framework passes them. */
   callOne(
     registry: ToolRegistry,
@@ -208,6 +213,17 @@ function waitTool(controller: AbortController) {
         );
         controller.abort();
       }),
+  });
+}
+
+// The distinct values, in first-seen order, compared as JSON.
+function unique(values: readonly unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    const key = JSON.stringify(value);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
 }
 
@@ -307,8 +323,12 @@ export function runAdapterConformance(adapter: AdapterUnderTest): void {
           asked.push([name, input]);
           return true;
         });
-        expect(asked).toEqual([['probe', { outcome: 'success' }]]);
-        expect(scenario.ends).toEqual([]);
+        // LangGraph runs a tool again from its start on resume, so LangChain asks twice.
+        expect(unique(asked)).toEqual([['probe', { outcome: 'success' }]]);
+        // It may reach the registry as the denial it is (LangChain's resume), never as a run.
+        expect(
+          scenario.ends.filter((end) => outcomeOf(end.response) !== 'denied'),
+        ).toEqual([]);
       });
 
       it('asks approval only for arguments the tool takes, and shows their secrets censored', async () => {
@@ -343,18 +363,25 @@ export function runAdapterConformance(adapter: AdapterUnderTest): void {
             { id: 'invalid', name: 'login', input: { user: 5 } },
           ],
         );
-        expect(asked).toEqual([
+        expect(unique(asked)).toEqual([
           ['login', { user: 'ada', password: '[REDACTED]' }],
         ]);
-        // The invalid call went to the registry without a question, and was refused there.
+        // The invalid call went to the registry without a question, and was refused there
+        // (or the framework refused it first); the valid one was not approved, so never ran.
         expect(
-          ends.map((end) => [
-            end.callId,
-            end.response.status === 'error'
-              ? end.response.errorInfo.code
-              : end.response.status,
-          ]),
-        ).toEqual([['invalid', 'INVALID_PARAM']]);
+          ends
+            .filter((end) => outcomeOf(end.response) !== 'denied')
+            .map((end) => [
+              end.callId,
+              end.response.status === 'error'
+                ? end.response.errorInfo.code
+                : end.response.status,
+            ]),
+        ).toEqual(
+          adapter.validatesArguments === true
+            ? []
+            : [['invalid', 'INVALID_PARAM']],
+        );
         expect(ran).toBe(0);
       });
     }

@@ -1,15 +1,14 @@
-import { ToolRegistry } from '@candor/registry';
-import {
-  deliveryFaults,
-  LlmTestServer,
-  type ConversationScript,
-} from '@candor/testing';
-import { defineTool, ToolResponse } from '@candor/tools';
-import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent.ts';
 import { type ChatModel } from '../chat-model.ts';
 import { type RetryOptions } from '../retry-policy.ts';
+import { runDeliveryConformance } from './wire-conformance-delivery.case.ts';
+import { runEndsConformance } from './wire-conformance-ends.case.ts';
+import {
+  calculatorRegistry,
+  NO_RETRY_HINT,
+  setup,
+} from './wire-conformance-setup.case.ts';
 
 /** One tool result as a request carried it, read back from the wire body. */
 export interface WireToolResult {
@@ -44,67 +43,15 @@ export interface WireUnderTest {
   };
   /** A 400 in this provider's words. */
   readonly badRequestCode: string;
+  /** Whether the provider's in-stream error frame carries an HTTP status (Gemini's does). */
+  readonly inStreamStatus?: boolean;
+  /**
+   * The wire with reasoning on, pointed at the server, when the test server scripts this
+   * provider's reasoning state: the suite then runs its tool loops with reasoning blocks (and a
+   * Gemini signature) against the strict server.
+   */
+  readonly reasoningModel?: (serverURL: string) => ChatModel;
 }
-
-let server: LlmTestServer | undefined;
-let close: (() => Promise<void>) | undefined;
-let registry: ToolRegistry | undefined;
-
-afterEach(async () => {
-  registry?.shutdown();
-  await close?.();
-  server = undefined;
-  close = undefined;
-});
-
-async function setup(
-  wire: WireUnderTest,
-  script: (conversation: ConversationScript) => void,
-  retry: RetryOptions = {},
-): Promise<{ model: ChatModel; server: LlmTestServer }> {
-  server = new LlmTestServer();
-  server.conversation('test', script);
-  const started = await server.start();
-  close = started.close;
-  return { model: wire.model(started.url, retry), server };
-}
-
-function calculatorRegistry(
-  options: ConstructorParameters<typeof ToolRegistry>[0] = {},
-) {
-  registry = new ToolRegistry(options);
-  let runs = 0;
-  registry.register(
-    defineTool({
-      name: 'calc',
-      description: 'Adds two numbers, or fails on request',
-      input: z.object({
-        a: z.number(),
-        b: z.number(),
-        mode: z.enum(['ok', 'big', 'fail', 'flaky']).default('ok'),
-      }),
-      run: ({ a, b, mode }) => {
-        runs += 1;
-        switch (mode) {
-          case 'ok':
-            return ToolResponse.success(String(a + b));
-          case 'big':
-            return ToolResponse.partial((a + b).toExponential(2), {
-              reason: 'truncated',
-            });
-          case 'fail':
-            return ToolResponse.error('EXECUTION_ERROR', 'Division by zero');
-          case 'flaky':
-            return ToolResponse.error('API_ERROR', 'upstream 502');
-        }
-      },
-    }),
-  );
-  return { registry, runs: () => runs };
-}
-
-const NO_RETRY_HINT =
-  'Retrying the same call will not help: change the arguments or the approach.';
 
 /**
  * Every acceptance case of the agent, over one wire against `@candor/testing`. Each wire's own
@@ -258,125 +205,6 @@ export function runWireConformance(wire: WireUnderTest): void {
       expect(server.journal).toHaveLength(3);
     });
 
-    it('retries an overload before any chunk, waiting the capped retry-after', async () => {
-      const waits: number[] = [];
-      const { model, server } = await setup(
-        wire,
-        (c) => {
-          c.step('answer')
-            .fails(
-              wire.overloaded.status,
-              wire.overloaded.code,
-              wire.overloaded.message,
-              { headers: { 'retry-after': '120' } },
-            )
-            .responds('Fine now.')
-            .complete();
-        },
-        {
-          maxRetryDelayMs: 2000,
-          sleep: async (ms) => {
-            waits.push(ms);
-          },
-        },
-      );
-      const result = await new Agent({
-        model,
-        registry: calculatorRegistry().registry,
-      }).run('hello');
-      expect(result.stopReason).toBe('completed');
-      expect(result.text).toBe('Fine now.');
-      expect(waits).toEqual([2000]);
-      expect(server.journal.map((attempt) => attempt.status)).toEqual([
-        wire.overloaded.status,
-        200,
-      ]);
-    });
-
-    it('does not retry a 400, and reports the provider’s message', async () => {
-      const { model, server } = await setup(wire, (c) => {
-        c.step('answer')
-          .fails(400, wire.badRequestCode, 'max_tokens is too large')
-          .responds('never');
-      });
-      const result = await new Agent({
-        model,
-        registry: calculatorRegistry().registry,
-      }).run('hello');
-      expect(result.stopReason).toBe('model_error');
-      expect(result.modelError?.status).toBe(400);
-      expect(result.modelError?.message).toContain('max_tokens is too large');
-      expect(server.journal).toHaveLength(1);
-    });
-
-    it('retries a stream that breaks before its first content chunk', async () => {
-      const waits: number[] = [];
-      const { model, server } = await setup(
-        wire,
-        (c) => {
-          c.step('answer')
-            .deliversWith(
-              deliveryFaults.abortAfterFrames(wire.framesBeforeContent),
-            )
-            .responds('Recovered.')
-            .complete();
-        },
-        { sleep: async (ms) => void waits.push(ms), random: () => 0 },
-      );
-      const result = await new Agent({
-        model,
-        registry: calculatorRegistry().registry,
-      }).run('hello');
-      expect(result.text).toBe('Recovered.');
-      expect(waits).toEqual([500]);
-      expect(server.journal).toHaveLength(2);
-    });
-
-    it('never retries after the first chunk: an abort there is a model_error', async () => {
-      const framesThroughFirstText = wire.framesThroughFirstText;
-      const { model, server } = await setup(
-        wire,
-        (c) => {
-          c.step('answer')
-            .deliversWith(
-              deliveryFaults.abortAfterFrames(framesThroughFirstText),
-            )
-            .responds('This answer is long enough to come in several pieces.');
-        },
-        { sleep: async () => undefined },
-      );
-      const deltas: string[] = [];
-      let result;
-      for await (const event of new Agent({
-        model,
-        registry: calculatorRegistry().registry,
-      }).stream('hello')) {
-        if (event.type === 'text-delta') deltas.push(event.text);
-        if (event.type === 'done') result = event.result;
-      }
-      expect(deltas.length).toBeGreaterThanOrEqual(1);
-      expect(result?.stopReason).toBe('model_error');
-      expect(server.journal).toHaveLength(1);
-    });
-
-    it('treats a stream without its terminal frame as incomplete, and never runs its half tool call', async () => {
-      const { model, server } = await setup(
-        wire,
-        (c) => {
-          c.step('ask')
-            .deliversWith(deliveryFaults.noTerminalFrame())
-            .callsTools([{ id: 'call_x', name: 'calc', args: { a: 1, b: 2 } }]);
-        },
-        { sleep: async () => undefined },
-      );
-      const { registry, runs } = calculatorRegistry();
-      const result = await new Agent({ model, registry }).run('add');
-      expect(result.stopReason).toBe('model_error');
-      expect(result.modelError?.kind).toBe('incomplete');
-      expect(runs()).toBe(0);
-      expect(server.journal).toHaveLength(1);
-    });
-
     it('runs parallel tool calls and sends the results back in call order', async () => {
       const { model, server } = await setup(wire, (c) => {
         c.step('ask').callsTools([
@@ -401,5 +229,8 @@ export function runWireConformance(wire: WireUnderTest): void {
         { id: 'call_3', content: '6', isError: undefined },
       ]);
     });
+
+    runDeliveryConformance(wire);
+    runEndsConformance(wire);
   });
 }

@@ -34,6 +34,14 @@ runWireConformance({
   framesThroughFirstText: 4,
   overloaded: { status: 529, code: 'overloaded_error', message: 'Overloaded' },
   badRequestCode: 'invalid_request_error',
+  reasoningModel: (url) =>
+    anthropic({
+      baseURL: url,
+      apiKey: 'test-key',
+      model: 'claude-test',
+      maxOutputTokens: 4096,
+      thinking: { type: 'enabled', budgetTokens: 2048 },
+    }),
 });
 
 describe('anthropic', () => {

@@ -49,7 +49,9 @@ function withSignature(
 function toParts(part: AssistantPart): Record<string, unknown>[] {
   switch (part.type) {
     case 'reasoning':
-      return part.providerData?.['google'] === undefined
+      // Another provider's, or an empty unsigned thought: nothing Gemini needs back.
+      return part.providerData?.['google'] === undefined ||
+        (part.text === '' && signature(part.providerData) === undefined)
         ? []
         : [
             withSignature(

@@ -43,6 +43,14 @@ runWireConformance({
     message: 'The model is overloaded. Please try again later.',
   },
   badRequestCode: 'INVALID_ARGUMENT',
+  inStreamStatus: true,
+  reasoningModel: (url) =>
+    gemini({
+      baseURL: url,
+      apiKey: 'test-key',
+      model: 'gemini-3-test',
+      thinkingConfig: { includeThoughts: true },
+    }),
 });
 
 describe('gemini', () => {
