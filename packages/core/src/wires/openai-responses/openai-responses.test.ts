@@ -181,11 +181,9 @@ describe('openaiResponses: a tool loop with a reasoning item', () => {
       replayedReasoning,
       replayedCall,
       { type: 'function_call_output', call_id: CALL_ID, output: '19' },
-      // A turn without reasoning goes back without item ids: none is needed with store: false.
-      {
-        role: 'assistant',
-        content: [{ type: 'output_text', text: '12 + 7 = 19.' }],
-      },
+      // A turn without reasoning goes back without item ids (none is needed with store: false),
+      // as an EasyInputMessage.
+      { role: 'assistant', content: '12 + 7 = 19.' },
       { role: 'user', content: 'And doubled?' },
     ]);
   });
