@@ -43,6 +43,30 @@ function reasoningItem(
 }
 
 /**
+ * Assistant text as an input item, in openai-node's types: with its `msg_` id the output
+ * message it was (`ResponseOutputMessage`: id, status, `output_text` with its annotations, or
+ * the `refusal`); without one an `EasyInputMessage`, whose content is a plain string.
+ */
+function assistantMessage(
+  text: string,
+  id: string | undefined,
+  refusal: boolean,
+): ResponsesInputItem {
+  if (id === undefined) return { role: 'assistant', content: text };
+  return {
+    type: 'message',
+    id,
+    role: 'assistant',
+    status: 'completed',
+    content: [
+      refusal
+        ? { type: 'refusal', refusal: text }
+        : { type: 'output_text', text, annotations: [] },
+    ],
+  };
+}
+
+/**
  * One assistant turn as output items, in the order the model produced them. Each reasoning
  * item goes back directly before the item it produced. Item ids (`msg_`, `fc_`) go back only
  * when the turn's reasoning does: an item sent by its id without its reasoning item is a 400
@@ -78,15 +102,7 @@ function assistantItems(message: AssistantMessage): ResponsesInputItem[] {
         const id =
           withIds && typeof data?.['id'] === 'string' ? data['id'] : undefined;
         if (part.text === '' && id === undefined) break;
-        items.push({
-          role: 'assistant',
-          content: [
-            data?.['refusal'] === true
-              ? { type: 'refusal', refusal: part.text }
-              : { type: 'output_text', text: part.text },
-          ],
-          ...(id === undefined ? {} : { id }),
-        });
+        items.push(assistantMessage(part.text, id, data?.['refusal'] === true));
         break;
       }
       case 'tool-call': {

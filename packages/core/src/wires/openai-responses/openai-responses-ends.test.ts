@@ -75,14 +75,57 @@ describe('openaiResponses: how a stream ends', () => {
     const wire = openaiResponses({ baseURL: url, apiKey: 'k', model: 'm' });
     const result = await new Agent({ model: wire, registry }).run('bad');
     expect(result.stopReason).toBe('content_filter');
-    // A refusal goes back as a refusal content part, not as the model's answer.
+    // Without reasoning in the turn it goes back without its id, as plain assistant text.
     await drain(wire.stream({ messages: result.messages, tools: [] }));
     expect(requests[1]?.body.input[1]).toEqual({
       role: 'assistant',
-      content: [
-        { type: 'refusal', refusal: "I'm sorry, but I can't help with that." },
-      ],
+      content: "I'm sorry, but I can't help with that.",
     });
+  });
+
+  it('replays a refusal after its reasoning as the output message it was, with its id', async () => {
+    const { url, requests } = await serve([{ fixture: 'text.sse' }]);
+    const wire = openaiResponses({ baseURL: url, apiKey: 'k', model: 'm' });
+    const reasoning = { id: 'rs_1', encrypted_content: 'enc', summary: [] };
+    await drain(
+      wire.stream({
+        messages: [
+          { role: 'user', content: 'bad' },
+          {
+            role: 'assistant',
+            content: 'No.',
+            toolCalls: [],
+            parts: [
+              {
+                type: 'reasoning',
+                text: '',
+                redacted: true,
+                providerData: { openai: reasoning },
+              },
+              {
+                type: 'text',
+                text: 'No.',
+                providerData: { openai: { id: 'msg_1', refusal: true } },
+              },
+            ],
+          },
+          { role: 'user', content: 'Why?' },
+        ],
+        tools: [],
+      }),
+    );
+    expect(requests[0]?.body.input).toEqual([
+      { role: 'user', content: 'bad' },
+      { type: 'reasoning', ...reasoning },
+      {
+        type: 'message',
+        id: 'msg_1',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'refusal', refusal: 'No.' }],
+      },
+      { role: 'user', content: 'Why?' },
+    ]);
   });
 
   it('maps response.incomplete: max_output_tokens to length, content_filter to content_filter', async () => {
@@ -122,6 +165,7 @@ describe('openaiResponses: how a stream ends', () => {
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({
       kind: 'stream',
+      code: 'server_error',
       message:
         'The model stream reported response.failed server_error: The server had an error while processing your request.',
     });
@@ -144,6 +188,7 @@ describe('openaiResponses: how a stream ends', () => {
     });
     expect(error).toMatchObject({
       kind: 'stream',
+      code: 'rate_limit_exceeded',
       message:
         'The model stream reported error rate_limit_exceeded: Rate limit reached for requests.',
     });
@@ -224,6 +269,7 @@ describe('openaiResponses: how a stream ends', () => {
     expect(error).toMatchObject({
       kind: 'http',
       status: 400,
+      code: 'invalid_request_error',
       message:
         "openai answered HTTP 400: invalid_request_error: Item 'fc_1' of type 'function_call' was provided without its required 'reasoning' item: 'rs_1'.",
     });

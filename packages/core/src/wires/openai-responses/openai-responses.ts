@@ -4,10 +4,14 @@ import {
   type ChatRequest,
   type ModelEvent,
 } from '../../chat-model.ts';
-import { checkCallSettings, mergeCallSettings } from '../../call-settings.ts';
 import { httpModelStream } from '../../http-model-stream.ts';
 import { type RetryOptions, retryPolicy } from '../../retry-policy.ts';
 import { hostedWireOptions } from '../hosted-wire-options.ts';
+import {
+  modelSettings,
+  requestSettings,
+  withProviderOptions,
+} from '../wire-settings.ts';
 import {
   convertToResponsesInput,
   PROVIDER_KEY,
@@ -42,21 +46,19 @@ export interface OpenAIResponsesOptions extends RetryOptions, CallSettings {
   readonly strictTools?: boolean;
 }
 
-const SETTING_KEYS = [
-  'temperature',
-  'topP',
-  'maxOutputTokens',
-  'stopSequences',
-  'seed',
-  'providerOptions',
-] as const;
+/** OpenAI's name for an error in its body: its `code`, or its `type` when the code is null. */
+function openAIErrorCode(body: unknown): string | undefined {
+  const error = (body as { error?: Record<string, unknown> } | null)?.error;
+  const code = error?.['code'] ?? error?.['type'];
+  return typeof code === 'string' ? code : undefined;
+}
 
 function openAIErrorMessage(body: unknown): string | undefined {
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   const message = error?.['message'];
   if (typeof message !== 'string') return undefined;
-  const code = error?.['code'] ?? error?.['type'];
-  return typeof code === 'string' ? `${code}: ${message}` : message;
+  const code = openAIErrorCode(body);
+  return code === undefined ? message : `${code}: ${message}`;
 }
 
 function checkReasoning(
@@ -114,10 +116,7 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
     apiKeyVariable: 'OPENAI_API_KEY',
     baseURL: 'https://api.openai.com/v1',
   });
-  const picked: Record<string, unknown> = {};
-  for (const key of SETTING_KEYS)
-    if (options[key] !== undefined) picked[key] = options[key];
-  const settings = checkCallSettings(picked, WIRE);
+  const settings = modelSettings(WIRE, options);
   // Refused when the model is made, not on its first request.
   prepareResponsesSettings(settings, WIRE);
   const reasoning = checkReasoning(options.reasoning);
@@ -131,16 +130,10 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
     provider: 'openai',
     model: options.model,
     stream(request: ChatRequest): AsyncIterable<ModelEvent> {
-      const merged = mergeCallSettings(settings, request.settings);
-      const extra = merged.providerOptions?.[PROVIDER_KEY] ?? {};
-      return httpModelStream({
-        provider: 'openai',
-        url,
-        headers,
-        retry,
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-        ...(request.onRetry === undefined ? {} : { onRetry: request.onRetry }),
-        body: {
+      const merged = requestSettings(settings, request);
+      const extra = merged.providerOptions?.[PROVIDER_KEY];
+      const body = withProviderOptions(
+        {
           model: options.model,
           ...(request.instructions === undefined
             ? {}
@@ -150,13 +143,26 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
           ...(reasoning === undefined ? {} : { reasoning }),
           ...prepareResponsesSettings(merged, WIRE),
           store: false,
-          ...extra,
-          include: joinedInclude(extra['include']),
+        },
+        merged,
+        PROVIDER_KEY,
+      );
+      return httpModelStream({
+        provider: 'openai',
+        url,
+        headers,
+        retry,
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        ...(request.onRetry === undefined ? {} : { onRetry: request.onRetry }),
+        body: {
+          ...body,
+          include: joinedInclude(extra?.['include']),
           // The parser reads a stream: no option turns it off.
           stream: true,
         },
         parse: parseResponsesStream,
         errorMessage: openAIErrorMessage,
+        errorCode: openAIErrorCode,
       });
     },
   };

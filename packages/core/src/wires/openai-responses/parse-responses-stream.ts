@@ -95,11 +95,12 @@ function streamFailure(
   { code, message }: { readonly code: unknown; readonly message: unknown },
   cause: unknown,
 ): ModelError {
-  const label = typeof code === 'string' && code !== '' ? code : 'error';
+  const known = typeof code === 'string' && code !== '' ? code : undefined;
   const detail = typeof message === 'string' ? message : 'unknown error';
   return new ModelError({
     kind: 'stream',
-    message: `The model stream reported ${what} ${label}: ${detail}`,
+    message: `The model stream reported ${what} ${known ?? 'error'}: ${detail}`,
+    ...(known === undefined ? {} : { code: known }),
     cause,
   });
 }
