@@ -84,6 +84,25 @@ describe('Chat Completions extras of OpenAI-compatible servers', () => {
     });
   });
 
+  it('streams no reasoning_content at all for a reply without thinking', async () => {
+    const { url } = await serve((server) => {
+      server.conversation('plain', (c) => {
+        c.step('answer').whenUser('hello').responds('Hi there.');
+      });
+    });
+    const chunks = dataOf(
+      await readEvents(
+        await post(
+          `${url}/v1/chat/completions`,
+          openAiChat([{ role: 'user', content: 'hello' }], { stream: true }),
+        ),
+      ),
+    ) as { choices: { delta: Record<string, unknown> }[] }[];
+    const deltas = chunks.map((chunk) => chunk.choices[0]?.delta ?? {});
+    expect(deltas.some((delta) => 'reasoning_content' in delta)).toBe(false);
+    expect(deltas.map((delta) => delta['content']).join('')).toBe('Hi there.');
+  });
+
   it('on Gemini’s OpenAI-compatible path, answers a call replayed without its signature with Google’s 400', async () => {
     const { url } = await serve(weather);
     const path = `${url}/v1beta/openai/chat/completions`;

@@ -108,8 +108,12 @@ export function renderStream(
       refusal: null,
     }),
   ];
-  for (const piece of textPieces(reasoningContent(reply) ?? '')) {
-    frames.push(chunk({ reasoning_content: piece }));
+  // Only a reply with thinking streams `reasoning_content`: OpenAI itself never sends the field.
+  const reasoning = reasoningContent(reply);
+  if (reasoning !== undefined) {
+    for (const piece of textPieces(reasoning)) {
+      frames.push(chunk({ reasoning_content: piece }));
+    }
   }
   if (reply.text !== undefined && reply.text !== '') {
     for (const piece of textPieces(reply.text)) {
