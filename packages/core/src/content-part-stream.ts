@@ -1,4 +1,8 @@
-import { type FinishReason, type ModelEvent } from './chat-model.ts';
+import {
+  type FinishReason,
+  type ModelEvent,
+  type ProviderData,
+} from './chat-model.ts';
 import { argumentsText } from './content-parts.ts';
 import { ModelError } from './model-error.ts';
 import { type CommitState } from './retry-before-first-chunk.ts';
@@ -6,7 +10,8 @@ import { type CommitState } from './retry-before-first-chunk.ts';
 /**
  * One part of a content-part stream, the answer side of {@link toContentParts}'s model (the AI
  * SDK's provider stream, v2 and v3). Only the fields read here matter: `text-delta` (`delta`),
- * `tool-call` (`toolCallId`, `toolName`, `input`), `finish` (`finishReason`, `usage`) and `error`
+ * `text-end`, `reasoning-delta` (`delta`), `reasoning-end`, `tool-call` (`toolCallId`, `toolName`,
+ * `input`), each with its `providerMetadata`, `finish` (`finishReason`, `usage`) and `error`
  * (`error`); a part of another type is skipped rather than misread.
  */
 export type ContentStreamPart = Readonly<Record<string, unknown>> & {
@@ -29,6 +34,22 @@ function tokens(value: unknown): number {
   return typeof count === 'number' ? count : 0;
 }
 
+// Reasoning tokens: v2 reports `reasoningTokens` beside the counts, v3 `outputTokens.reasoning`.
+function reasoningTokens(usage: {
+  outputTokens?: unknown;
+  reasoningTokens?: unknown;
+}): { reasoningTokens?: number } {
+  const nested =
+    typeof usage.outputTokens === 'object'
+      ? (usage.outputTokens as { reasoning?: unknown } | null)?.reasoning
+      : undefined;
+  const count = nested ?? usage.reasoningTokens;
+  // Providers without reasoning report 0 (v3 always fills the field): only a count is kept.
+  return typeof count === 'number' && count > 0
+    ? { reasoningTokens: count }
+    : {};
+}
+
 function finish(part: ContentStreamPart): ModelEvent {
   const raw = part['finishReason'];
   const unified =
@@ -36,7 +57,12 @@ function finish(part: ContentStreamPart): ModelEvent {
       ? raw
       : (raw as { unified?: unknown } | undefined)?.unified;
   const usage = part['usage'] as
-    { inputTokens?: unknown; outputTokens?: unknown } | undefined;
+    | {
+        inputTokens?: unknown;
+        outputTokens?: unknown;
+        reasoningTokens?: unknown;
+      }
+    | undefined;
   return {
     type: 'finish',
     finishReason: finishReasons[String(unified)] ?? 'other',
@@ -46,31 +72,95 @@ function finish(part: ContentStreamPart): ModelEvent {
           usage: {
             inputTokens: tokens(usage.inputTokens),
             outputTokens: tokens(usage.outputTokens),
+            ...reasoningTokens(usage),
           },
         }),
   };
 }
 
+type Metadata = Record<string, Record<string, unknown>>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
- * A content-part stream as model events: text and tool calls as they come (committing the
- * attempt), an `error` part thrown as it is, and a stream that ends without `finish` an
- * `incomplete` model error.
+ * The `providerMetadata` of a text or reasoning part, gathered from its `-start`, `-delta`s
+ * and `-end` (the AI SDK's Anthropic provider sends a signature on a delta and redacted data on
+ * the start, its Google provider a `thoughtSignature` on a delta), provider by provider.
+ */
+class PartMetadata {
+  readonly #byId = new Map<string, Metadata>();
+
+  add(part: ContentStreamPart): void {
+    const value = part['providerMetadata'];
+    if (!isRecord(value)) return;
+    const id = String(part['id']);
+    const gathered = this.#byId.get(id) ?? {};
+    for (const [provider, fields] of Object.entries(value))
+      if (isRecord(fields))
+        gathered[provider] = { ...gathered[provider], ...fields };
+    this.#byId.set(id, gathered);
+  }
+
+  /** The part's metadata whole under `aiSdk`, for the adapter to hand back as `providerOptions`. */
+  take(part: ContentStreamPart): { providerData?: ProviderData } {
+    this.add(part);
+    const id = String(part['id']);
+    const gathered = this.#byId.get(id);
+    this.#byId.delete(id);
+    return gathered === undefined
+      ? {}
+      : { providerData: { aiSdk: gathered as ProviderData[string] } };
+  }
+}
+
+/** A tool call's `providerMetadata`, whole under `aiSdk`. */
+function callMetadata(part: ContentStreamPart): {
+  providerData?: ProviderData;
+} {
+  const value = part['providerMetadata'];
+  return isRecord(value)
+    ? { providerData: { aiSdk: value as ProviderData[string] } }
+    : {};
+}
+
+/**
+ * A content-part stream as model events: text, reasoning and tool calls as they come
+ * (committing the attempt), each part's `providerMetadata` kept as `providerData.aiSdk`, an
+ * `error` part thrown as it is, and a stream that ends without `finish` an `incomplete` model
+ * error.
  */
 export async function* contentPartEvents(
   parts: AsyncIterable<ContentStreamPart>,
   state: CommitState,
 ): AsyncGenerator<ModelEvent, void, undefined> {
+  const gathered = new PartMetadata();
   for await (const part of parts) {
     const { type, delta } = part;
-    if (type === 'text-delta' && typeof delta === 'string') {
+    if (type === 'text-start' || type === 'reasoning-start') {
+      gathered.add(part);
+    } else if (type === 'text-delta' && typeof delta === 'string') {
+      gathered.add(part);
       state.committed = true;
       yield { type: 'text-delta', text: delta };
+    } else if (type === 'text-end') {
+      // Only a text part that came with metadata needs its own end (and its data back).
+      const data = gathered.take(part);
+      if (data.providerData !== undefined) yield { type: 'text-end', ...data };
+    } else if (type === 'reasoning-delta' && typeof delta === 'string') {
+      gathered.add(part);
+      state.committed = true;
+      if (delta !== '') yield { type: 'reasoning-delta', text: delta };
+    } else if (type === 'reasoning-end') {
+      yield { type: 'reasoning-end', ...gathered.take(part) };
     } else if (type === 'tool-call') {
       state.committed = true;
       const call = {
         id: String(part['toolCallId']),
         name: String(part['toolName']),
         arguments: argumentsText(part['input']),
+        ...callMetadata(part),
       };
       yield { type: 'tool-call', call };
     } else if (type === 'error') {
