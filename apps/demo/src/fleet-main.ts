@@ -11,7 +11,14 @@ import { fileURLToPath } from 'node:url';
 import { findRedisServer, startRedisServer } from '@candor/breaker-redis';
 
 const RESET_MS = 1_000;
-const workerFile = fileURLToPath(new URL('fleet-worker.ts', import.meta.url));
+// The one fleet worker of the repository, shared with @candor/breaker-redis's multi-process
+// test: a store and a breaker per process, driven over IPC.
+const workerFile = fileURLToPath(
+  new URL(
+    '../../../packages/breaker-redis/src/__fixtures__/fleet-worker.ts',
+    import.meta.url,
+  ),
+);
 let started = Date.now();
 
 function line(who: string, text: string): void {
@@ -134,6 +141,11 @@ async function main(): Promise<void> {
         redisUrl: redis.url,
         upstreamUrl,
         resetTimeoutMs: RESET_MS,
+        tool: 'weather_api',
+        keyPrefix: 'candor-demo:',
+        // The claimant of the trial gets half a second to make its call once the trial is due,
+        // so a slow machine still shows exactly one trial.
+        trialClaimMs: 500,
       });
     }
     await Promise.all(ready);

@@ -132,7 +132,8 @@ describe('pnpm demo', () => {
 
   it.each([
     {
-      provider: 'openai-compatible',
+      provider: 'openai',
+      path: '/v1/chat/completions',
       env: (url: string) => ({
         CANDOR_MODEL: 'openai:gpt-test',
         OPENAI_BASE_URL: `${url}/v1`,
@@ -140,16 +141,26 @@ describe('pnpm demo', () => {
       }),
     },
     {
-      provider: 'gemini',
+      provider: 'gcp.gemini',
+      path: '/v1beta/models/gpt-test:streamGenerateContent',
       env: (url: string) => ({
         CANDOR_MODEL: 'gemini:gpt-test',
         GEMINI_BASE_URL: url,
         GEMINI_API_KEY: 'test-key',
       }),
     },
+    {
+      provider: 'openai',
+      path: '/v1/responses',
+      env: (url: string) => ({
+        CANDOR_MODEL: 'openai-responses:gpt-test',
+        OPENAI_BASE_URL: `${url}/v1`,
+        OPENAI_API_KEY: 'test-key',
+      }),
+    },
   ])(
-    'uses a real $provider provider when CANDOR_MODEL is set',
-    async ({ provider, env }) => {
+    'uses a real $provider provider on $path when CANDOR_MODEL is set',
+    async ({ provider, path, env }) => {
       const server = new LlmTestServer();
       server.conversation('live', (c) => {
         c.step('ask')
@@ -175,6 +186,7 @@ describe('pnpm demo', () => {
         );
         expect(stdout).toContain('the model said: "It is 14."');
         expect(stdout).toContain('run finished: completed');
+        expect(server.journal.map((entry) => entry.path)).toContain(path);
         server.assertNoUnmatched();
       } finally {
         await close();
@@ -189,7 +201,7 @@ describe('pnpm demo', () => {
     const model = await runDemo([], { CANDOR_MODEL: 'gpt-4' });
     expect(model.code).toBe(2);
     expect(model.stderr).toContain(
-      'CANDOR_MODEL must be openai:<model>, anthropic:<model>, gemini:<model> or an OpenAI-compatible base URL',
+      'CANDOR_MODEL must be openai:<model>, openai-responses:<model>, anthropic:<model>, gemini:<model> or an OpenAI-compatible base URL',
     );
     expect(model.stderr).not.toMatch(/\n\s+at /);
   });

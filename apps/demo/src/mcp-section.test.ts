@@ -99,11 +99,16 @@ describe.each([
     wire: 'Streamable HTTP on 127.0.0.1',
     start: async () => {
       const served = servedRegistry();
-      const service = await serveRegistry(served, { transport: 'http' });
+      const service = await serveRegistry(served, {
+        transport: 'http',
+        bearerToken: 'demo-token',
+      });
       const url = service.url;
       if (url === undefined) throw new Error('no url');
       return {
-        source: { http: { url } } satisfies McpServerSource,
+        source: {
+          http: { url, headers: { authorization: 'Bearer demo-token' } },
+        } satisfies McpServerSource,
         stop: async () => {
           await service.close();
           served.shutdown();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { calculatorTool } from '@candor/builtins';
 import { Agent } from '@candor/core';
 import { lastToolResult, scriptedModel } from '@candor/core/testing';
@@ -34,11 +35,17 @@ export function servedRegistry(): ToolRegistry {
  */
 export async function mcpSection(output: Output): Promise<void> {
   const served = servedRegistry();
-  const service = await serveRegistry(served, { transport: 'http' });
+  // Without a token, HTTP serves only tools declared read-only: this one is guarded.
+  const token = randomUUID();
+  const service = await serveRegistry(served, {
+    transport: 'http',
+    bearerToken: token,
+  });
   const local = new ToolRegistry();
   const url = service.url;
   if (url === undefined) throw new Error('the HTTP service has no URL');
-  const imported = await importMcpTools({ http: { url } }, local, {
+  const headers = { authorization: `Bearer ${token}` };
+  const imported = await importMcpTools({ http: { url, headers } }, local, {
     prefix: 'remote_',
   });
   try {

@@ -183,7 +183,7 @@ describe('fromLanguageModel', () => {
       {
         type: 'finish',
         finishReason: 'tool_calls',
-        usage: { inputTokens: 12, outputTokens: 3 },
+        usage: { inputTokens: 12, outputTokens: 3, reasoningTokens: 0 },
       },
     ]);
   });

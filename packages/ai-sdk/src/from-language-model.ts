@@ -1,18 +1,26 @@
 import {
   type AttemptFailure,
+  type CallSettings,
   type ChatModel,
+  checkCallSettings,
   contentPartEvents,
   type ContentStreamPart,
+  mergeCallSettings,
   ModelError,
   type RetryOptions,
   retryBeforeFirstChunk,
   retryPolicy,
-  toContentParts,
 } from '@candor/core';
 import { APICallError, type LanguageModel } from 'ai';
+import { toLanguageModelPrompt } from './to-language-model-prompt.ts';
 
-/** Options of {@link fromLanguageModel}. */
-export interface FromLanguageModelOptions {
+/**
+ * Options of {@link fromLanguageModel}: Candor's retry rule, and the model's call settings
+ * (`temperature`, `topP`, `maxOutputTokens`, `stopSequences`, `seed`, and `providerOptions`,
+ * keyed by AI SDK provider as in `generateText`: `{ google: { thinkingConfig: … } }`). A run's
+ * `settings` are laid over them key by key; both reach `doStream` under the same names.
+ */
+export interface FromLanguageModelOptions extends CallSettings {
   /** Candor's retry rule: retries happen only before the first chunk. Default 2 retries. */
   readonly retry?: RetryOptions;
 }
@@ -49,7 +57,11 @@ function failure(error: unknown, attempts: number): AttemptFailure {
  * Any AI SDK language model (a provider's model object, such as `openai('gpt-4o')` or
  * `google('gemini-2.5-flash')`) as a Candor `ChatModel`. It calls the model's `doStream` directly,
  * so the SDK's own retries are off on this path and Candor's rule applies: a failed request is
- * retried only before the first chunk arrived. Usage is reported on `finish`.
+ * retried only before the first chunk arrived. Usage (reasoning tokens too) and the response's id
+ * and model are reported on `finish`. What the model streams with its reasoning and tool calls
+ * (`providerMetadata`: Gemini's `thoughtSignature`, Anthropic's reasoning signature) is kept in
+ * the conversation as `providerData.aiSdk` and goes back as the parts' `providerOptions` on the
+ * next request, as the SDK's own loop sends it, so a saved conversation resumes with it too.
  *
  * @example
  * ```ts
@@ -67,22 +79,22 @@ export function fromLanguageModel(
     );
   }
   const spec = given as SpecModel;
-  const retry = retryPolicy(options.retry);
+  const { retry: retryOptions, ...rest } = options;
+  const retry = retryPolicy(retryOptions);
+  const modelSettings = checkCallSettings(rest, 'fromLanguageModel');
   return {
     provider: spec.provider,
     model: spec.modelId,
-    stream: ({ instructions, messages, tools, signal, onRetry }) =>
+    stream: ({ instructions, messages, tools, settings, signal, onRetry }) =>
       retryBeforeFirstChunk({
         retry,
         signal,
         onRetry,
         async *attempt(state) {
-          const system =
-            instructions === undefined
-              ? []
-              : [{ role: 'system', content: instructions }];
           const { stream } = await spec.doStream({
-            prompt: [...system, ...messages.map(toContentParts)],
+            // The settings' names are the SDK's call options' names.
+            ...mergeCallSettings(modelSettings, settings),
+            prompt: toLanguageModelPrompt(instructions, messages),
             tools: tools.map((tool) => ({ type: 'function', ...tool })),
             ...(signal === undefined ? {} : { abortSignal: signal }),
           });

@@ -10,3 +10,4 @@ export type { AISDKToolsOptions } from './to-ai-sdk-tools.ts';
 export type { NeedsApproval } from '@candor/tools';
 export { fromLanguageModel } from './from-language-model.ts';
 export type { FromLanguageModelOptions } from './from-language-model.ts';
+export { activeToolNames, hideOpenCircuits } from './active-tool-names.ts';

@@ -1,19 +1,23 @@
-import { type ToolRegistry } from '@candor/registry';
+import { ToolRegistry } from '@candor/registry';
 import {
+  defineTool,
   outcomeOf,
+  ToolResponse,
   toolResultForModel,
   typedResultForModel,
 } from '@candor/tools';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
+  circuitCalls,
   type ModelSaw,
   runAdapterConformance,
   scenarioCalls,
   scenarioRegistry,
 } from './__fixtures__/adapter-conformance.ts';
-import { toAISDKTools } from './index.ts';
+import { hideOpenCircuits, toAISDKTools } from './index.ts';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -127,17 +131,34 @@ runAdapterConformance({
     });
     return sawOf(modelOutput as ToolResultPart['output']);
   },
-  async rejectApproval(registry, needsApproval) {
+  async toolsPerRequest(registry) {
+    const model = twoStepModel(circuitCalls);
+    const tools = toAISDKTools(registry);
+    const result = await generateText({
+      model,
+      tools,
+      prepareStep: hideOpenCircuits(registry, tools),
+      stopWhen: stepCountIs(3),
+      prompt: 'Try it.',
+    });
+    expect(result.text).toBe('done');
+    return model.doGenerateCalls.map((call) =>
+      (call.tools ?? []).map((tool) => tool.name).sort(),
+    );
+  },
+  async rejectApproval(
+    registry,
+    needsApproval,
+    calls = [{ id: 'c1', name: 'probe', input: { outcome: 'success' } }],
+  ) {
     const model = new MockLanguageModelV3({
       doGenerate: turn(
-        [
-          {
-            type: 'tool-call',
-            toolCallId: 'c1',
-            toolName: 'probe',
-            input: JSON.stringify({ outcome: 'success' }),
-          },
-        ],
+        calls.map((call) => ({
+          type: 'tool-call',
+          toolCallId: call.id,
+          toolName: call.name,
+          input: JSON.stringify(call.input),
+        })),
         'tool-calls',
       ),
     });
@@ -225,5 +246,53 @@ describe('toAISDKTools inside generateText', () => {
       'probe',
     );
     expect(output.type).toBe('text');
+  });
+});
+
+describe('toAISDKTools approval', () => {
+  it('never runs a call unapproved whose arguments the pre-check refused but the registry takes', async () => {
+    registry = new ToolRegistry();
+    let ran = 0;
+    registry.register(
+      defineTool({
+        name: 'count',
+        description: 'Takes a number, coerced',
+        input: z.object({ n: z.coerce.number() }),
+        run: () => {
+          ran += 1;
+          return ToolResponse.success('ran');
+        },
+      }),
+    );
+    const tool = toAISDKTools(registry, { needsApproval: true })['count'];
+    const needsApproval = tool?.needsApproval as (
+      input: unknown,
+    ) => Promise<boolean>;
+    // A number is put to the framework's approval; a string the JSON Schema refuses is not ...
+    expect(await needsApproval({ n: 5 })).toBe(true);
+    expect(await needsApproval({ n: '5' })).toBe(false);
+    // ... and then the registry, which would coerce it, refuses to run it without approval.
+    const output = (await tool?.execute?.(
+      { n: '5' },
+      { toolCallId: 'c', messages: [] },
+    )) as ToolResponse;
+    expect(outcomeOf(output)).toBe('denied');
+    expect(ran).toBe(0);
+    // A tool nobody wanted approval for runs as the registry takes it; the function is asked
+    // only with the arguments the registry validated and censored.
+    const asked: unknown[] = [];
+    const free = toAISDKTools(registry, {
+      needsApproval: (name, input) => {
+        asked.push([name, input]);
+        return false;
+      },
+    })['count'];
+    const freeOutput = (await free?.execute?.(
+      { n: '5', token: 'abc' },
+      { toolCallId: 'd', messages: [] },
+    )) as ToolResponse;
+    expect(outcomeOf(freeOutput)).toBe('success');
+    expect(ran).toBe(1);
+    expect(asked).toEqual([['count', { n: '5', token: '[REDACTED]' }]]);
   });
 });

@@ -22,13 +22,18 @@ export type FleetChange = SharedChange;
 /** What a circuit needs from its store. */
 export interface FleetCircuitHost {
   readonly processId: string;
+  /** How long a claim on the trial holds the fleet back once the trial is due. */
+  readonly claimMs: number;
   /** Whether the store is connected, synchronised and answering. */
   usable(): boolean;
   /** The server's clock, estimated locally. */
   serverNow(): number;
   /** Asks for the outcomes to be written soon, in a batch. */
   scheduleFlush(circuit: FleetCircuit): void;
-  acquireTrial(circuit: FleetCircuit, token: string): Promise<boolean>;
+  /** Claims the trial for this process; resolves with the claim's end (server ms) if granted. */
+  claimTrial(circuit: FleetCircuit, token: string): Promise<number | undefined>;
+  /** Turns a claim (or a free, due trial) into the running trial's lease. */
+  startTrial(circuit: FleetCircuit, token: string): Promise<void>;
   settleTrial(circuit: FleetCircuit, token: string, failed: boolean): void;
   onListenerError(error: unknown): void;
 }
@@ -37,19 +42,24 @@ let trialCounter = 0;
 
 /**
  * One tool's circuit as the fleet sees it, read from a local view: admitting a call costs no
- * round trip, except the one call that asks for the fleet's half-open trial.
+ * round trip. The half-open trial runs on the call that finds it due: a process claims it in the
+ * background while the circuit is still open (its first refused call does), so when it comes due
+ * that process's next call runs it at once, and every other process knows to refuse.
  */
 export class FleetCircuit implements SharedCircuit {
   readonly tool: string;
   readonly rules: FleetRules;
   readonly #host: FleetCircuitHost;
   #record: FleetRecord | undefined;
+  /** Whether #record is this process's own half-open view of the trial it just started. */
+  #provisional = false;
   #published: FleetView = 'local';
-  #acquiring: Promise<void> | undefined;
-  /** The trial lease this process holds, once a call runs it. */
+  #claiming: Promise<void> | undefined;
+  #starting: Promise<void> | undefined;
+  /** The trial this process runs now. */
   #heldTrial: string | undefined;
-  /** A trial lease granted to this process that no call has taken yet. */
-  #unclaimed: string | undefined;
+  /** A claim on the next trial granted to this process, and when it runs out (server ms). */
+  #claim: { readonly token: string; readonly until: number } | undefined;
   #listeners: Set<(change: FleetChange) => void> | undefined;
   /** Outcomes not yet written. */
   pendingCalls = 0;
@@ -79,69 +89,77 @@ export class FleetCircuit implements SharedCircuit {
 
   /**
    * Admits or refuses one call, synchronously, from the local view. When the fleet's trial is
-   * due, the call is refused (`half_open`, `retryAfterMs: 0`) and the lease is asked for in the
-   * background; if it is granted, this process's next call is the fleet's trial.
+   * due and this process holds the claim (or nobody does), this call is the trial.
    */
   admit(): FleetAdmission {
     const record = this.#record;
     if (!this.#host.usable() || record === undefined) return LOCAL;
-    switch (record.state) {
-      case 'closed':
-        return RUN;
-      case 'open': {
-        const due = (record.openedAt ?? 0) + this.rules.resetTimeoutMs;
-        const wait = due - this.#host.serverNow();
-        if (wait > 0) return refuse('open', wait);
-        this.#askForTrial();
-        return refuse('half_open', 0);
+    if (record.state === 'closed') return RUN;
+    const now = this.#host.serverNow();
+    const claimed = record.trialUntil !== undefined && record.trialUntil > now;
+    if (record.state === 'open') {
+      const wait = (record.openedAt ?? 0) + this.rules.resetTimeoutMs - now;
+      if (wait > 0) {
+        // Claimed ahead, so that the call finding the trial due needs no round trip.
+        if (!claimed && this.#claim === undefined) this.#askForClaim();
+        return refuse('open', wait);
       }
-      case 'half_open': {
-        const leaseEnd = (record.leaseAt ?? 0) + (record.leaseMs ?? 0);
-        const leased = leaseEnd > this.#host.serverNow();
-        const granted = this.#unclaimed;
-        if (granted !== undefined && leased) {
-          this.#unclaimed = undefined;
-          this.#heldTrial = granted;
-          return { kind: 'trial', token: granted };
-        }
-        if (this.#heldTrial !== undefined || leased) {
-          return refuse('half_open', 0);
-        }
-        // The trial's holder never reported and its lease has run out: take it over.
-        this.#unclaimed = undefined;
-        this.#askForTrial();
-        return refuse('half_open', 0);
-      }
+    } else if ((record.leaseAt ?? 0) + (record.leaseMs ?? 0) > now) {
+      return refuse('half_open', 0);
     }
+    if (this.#heldTrial !== undefined) return refuse('half_open', 0);
+    const claim = this.#claim;
+    // A margin for the estimate of the server's clock: the claim must still hold on the server.
+    if (claim !== undefined && now < claim.until - this.#host.claimMs / 5) {
+      return this.#runTrial(record, claim.token, now);
+    }
+    if (claimed) return refuse('half_open', 0);
+    // Nobody holds a claim (its holder went quiet, or no call was refused while open): this call
+    // takes the trial in one step. Processes that find it due within the same round trip may
+    // each run one call; only the lease's winner decides (see docs/fleet.md).
+    return this.#runTrial(record, nextToken(this.#host.processId), now);
   }
 
-  #askForTrial(): void {
-    if (this.#acquiring !== undefined) return;
-    trialCounter += 1;
-    const token = `${this.#host.processId}#${trialCounter}`;
-    // acquireTrial never rejects: a failure degrades the store instead.
-    this.#acquiring = this.#host.acquireTrial(this, token).then(() => {
-      this.#acquiring = undefined;
+  #runTrial(record: FleetRecord, token: string, now: number): FleetAdmission {
+    this.#claim = undefined;
+    this.#heldTrial = token;
+    // Half-open here at once; the store's record (a later epoch) replaces this one.
+    this.#record = {
+      state: 'half_open',
+      epoch: record.epoch,
+      openedAt: record.openedAt ?? now,
+      leaseAt: now,
+      leaseMs: this.rules.leaseMs,
+      by: this.#host.processId,
+    };
+    this.#provisional = true;
+    this.publish();
+    // startTrial never rejects: a failure degrades the store instead.
+    this.#starting = this.#host.startTrial(this, token);
+    return { kind: 'trial', token };
+  }
+
+  #askForClaim(): void {
+    if (this.#claiming !== undefined) return;
+    const token = nextToken(this.#host.processId);
+    // claimTrial never rejects: a failure degrades the store instead.
+    this.#claiming = this.#host.claimTrial(this, token).then((until) => {
+      this.#claiming = undefined;
+      if (until !== undefined && this.#heldTrial === undefined) {
+        this.#claim = { token, until };
+      }
     });
   }
 
-  /** Resolves once the trial lease request in flight, if any, has its answer. */
+  /** Resolves once the trial requests in flight, if any, have their answers. */
   async lease(): Promise<void> {
-    await this.#acquiring;
-  }
-
-  /**
-   * Called by the store when this process was granted the trial lease, before the half-open
-   * record is applied: the next call admitted here runs the trial.
-   */
-  granted(token: string): void {
-    this.#unclaimed = token;
+    await Promise.all([this.#claiming, this.#starting]);
   }
 
   /**
    * Records the outcome of a call the fleet admitted. `failed` is whether the local breaker's
    * rules count it as a failure. Outcomes of `run` calls are written in batches; a trial's
-   * result is written at once, and decides for the whole fleet.
+   * result is written at once (after its lease), and decides for the whole fleet.
    */
   record(admission: FleetAdmission, failed: boolean): void {
     switch (admission.kind) {
@@ -150,10 +168,16 @@ export class FleetCircuit implements SharedCircuit {
         if (failed) this.pendingFailures += 1;
         this.#host.scheduleFlush(this);
         return;
-      case 'trial':
+      case 'trial': {
         if (this.#heldTrial === admission.token) this.#heldTrial = undefined;
-        this.#host.settleTrial(this, admission.token, failed);
+        const settle = (): void => {
+          this.#host.settleTrial(this, admission.token, failed);
+        };
+        // The lease is taken before the result is written, or the result would find no lease.
+        if (this.#starting === undefined) settle();
+        else void this.#starting.then(settle);
         return;
+      }
       case 'local':
       case 'refuse':
         return;
@@ -170,12 +194,17 @@ export class FleetCircuit implements SharedCircuit {
       options.force === true ||
       held === undefined ||
       record === undefined ||
-      record.epoch >= held.epoch
+      record.epoch > held.epoch ||
+      // The provisional view of a trial started here is newer than anything of its own epoch.
+      (record.epoch === held.epoch && !this.#provisional)
     ) {
       this.#record = record;
+      this.#provisional = false;
     }
-    // A granted lease is only good while the fleet is half-open.
-    if (this.#record?.state !== 'half_open') this.#unclaimed = undefined;
+    // A claim is only good until the circuit closes.
+    if (this.#record?.state !== 'open' && this.#record?.state !== 'half_open') {
+      this.#claim = undefined;
+    }
     this.publish();
   }
 
@@ -216,6 +245,11 @@ export class FleetCircuit implements SharedCircuit {
 
 const LOCAL: FleetAdmission = Object.freeze({ kind: 'local' });
 const RUN: FleetAdmission = Object.freeze({ kind: 'run' });
+
+function nextToken(processId: string): string {
+  trialCounter += 1;
+  return `${processId}#${String(trialCounter)}`;
+}
 
 function refuse(
   state: 'open' | 'half_open',

@@ -1,22 +1,14 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleFixture, packageDir } from './__fixtures__/bundle-fixture.ts';
 import { redisInstalled } from './__fixtures__/fleet-helpers.ts';
 import { type RedisServer, startRedisServer } from './redis-server.ts';
 
-const workerSource = fileURLToPath(
-  new URL('__fixtures__/fleet-worker.ts', import.meta.url),
-);
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const bundleDir = mkdtempSync(join(tmpdir(), 'candor-fleet-'));
-const workerFile = join(bundleDir, 'fleet-worker.mjs');
+let workerFile = '';
+let removeBundle = (): void => undefined;
 
 interface Result {
   type: 'result';
@@ -113,20 +105,9 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
   const workers: Worker[] = [];
 
   beforeAll(async () => {
-    await build({
-      entryPoints: [workerSource],
-      outfile: workerFile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      conditions: ['@candor/source'],
-      // CommonJS dependencies (opossum) need require() inside an ES module bundle.
-      banner: {
-        js: "import { createRequire as fleetRequire } from 'node:module'; const require = fleetRequire(import.meta.url);",
-      },
-      logLevel: 'error',
-    });
+    const bundle = await bundleFixture('fleet-worker');
+    workerFile = bundle.file;
+    removeBundle = bundle.remove;
     redis = await startRedisServer();
     upstream = createServer((request, response) => {
       const worker = String(request.headers['x-worker']);
@@ -148,7 +129,7 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
     );
     upstream.close();
     await redis.stop();
-    rmSync(bundleDir, { recursive: true, force: true });
+    removeBundle();
   });
 
   it('opens in all 4 within 100 ms of the deciding failure, runs one trial, and a fifth process starts open', async () => {
@@ -167,7 +148,14 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
       Worker,
     ];
     const fleet = [w1, w2, w3, w4];
-    const options = { redisUrl: redis.url, upstreamUrl, resetTimeoutMs: 600 };
+    // A reset long enough for the fifth process to start before the trial is due, and a claim
+    // long enough that a loaded machine cannot make the claimant miss its turn.
+    const options = {
+      redisUrl: redis.url,
+      upstreamUrl,
+      resetTimeoutMs: 1_500,
+      trialClaimMs: 5_000,
+    };
     const ready = await Promise.all(fleet.map((w) => w.start(options)));
     expect(ready.map((r) => r.state)).toEqual([
       'closed',
@@ -217,7 +205,8 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
       during.push(...(await Promise.all(all.map((w) => w.call()))));
     }
     await closed;
-    const trials = during.filter((r) => r.ran && r.stateBefore === 'half_open');
+    // The trial runs on the call that finds it due: its process's state was still open.
+    const trials = during.filter((r) => r.ran && r.stateBefore === 'open');
     expect(trials).toHaveLength(1);
     // Nothing ran while the fleet was open or its trial was out, except that trial.
     expect(
@@ -229,5 +218,57 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
     // After the trial: calls flow everywhere.
     const after = await Promise.all(all.map((w) => w.call()));
     expect(after.map((r) => r.code)).toEqual(Array(5).fill('OK'));
+  }, 30_000);
+
+  it('the process holding the trial goes quiet (SIGSTOP): the fleet still recovers within resetTimeout + 100 ms', async () => {
+    healthy = false;
+    const quiet = ['q1', 'q2', 'q3', 'q4'].map((name) => new Worker(name));
+    workers.push(...quiet);
+    await Promise.all(quiet.map((w) => w.next((m) => m.type === 'loaded')));
+    const [q1, q2, q3, q4] = quiet as [Worker, Worker, Worker, Worker];
+    const resetTimeoutMs = 1_000;
+    // Each process in its own key space of this server: a fresh fleet with the default claim.
+    const options = {
+      redisUrl: redis.url,
+      upstreamUrl,
+      resetTimeoutMs,
+      keyPrefix: 'fleet-quiet:',
+    };
+    await Promise.all(quiet.map((w) => w.start(options)));
+    for (const worker of [q1, q2, q3, q4, q1]) {
+      expect((await worker.call()).code).toBe('API_ERROR');
+    }
+    const opened = await Promise.all(quiet.map((w) => w.becomes('open')));
+    // q1 alone calls while open: its refused call claims the coming trial. Then it goes quiet
+    // (a serverless instance frozen between requests) before the trial is due.
+    expect(await q1.call()).toMatchObject({ code: 'CIRCUIT_OPEN', ran: false });
+    expect(await q1.call()).toMatchObject({ code: 'CIRCUIT_OPEN', ran: false });
+    q1.child.kill('SIGSTOP');
+    healthy = true;
+    const others = [q2, q3, q4];
+    const closed = Promise.all(others.map((w) => w.becomes('closed')));
+    const done = { closed: false };
+    void closed.then(() => {
+      done.closed = true;
+    });
+    const during: Result[] = [];
+    while (!done.closed) {
+      for (const worker of others) during.push(await worker.call());
+    }
+    const closedAt = await closed;
+    // The frozen instance is never thawed: it is reclaimed, as a platform would.
+    const reclaimed = once(q1.child, 'exit');
+    q1.child.kill('SIGKILL');
+    await reclaimed;
+    const openedAt = Math.min(...opened.map((c) => c.at));
+    const recovery = Math.max(...closedAt.map((c) => c.at)) - openedAt;
+    expect(
+      recovery,
+      `recovered ${recovery} ms after opening; ${JSON.stringify(during.filter((r) => r.ran).map((r) => [r.stateBefore, r.at - openedAt]))} ${JSON.stringify(quiet.map((w) => w.changes.map((c) => [c.to, c.origin, c.at - openedAt])))}`,
+    ).toBeLessThan(resetTimeoutMs + 100);
+    // q1's claim held the others back until it ran out: nothing ran before the trial was due.
+    const ran = during.filter((r) => r.ran && r.stateBefore !== 'closed');
+    expect(ran.length).toBeGreaterThanOrEqual(1);
+    expect(ran.every((r) => r.at - openedAt >= resetTimeoutMs)).toBe(true);
   }, 30_000);
 });

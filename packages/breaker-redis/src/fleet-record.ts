@@ -11,6 +11,12 @@ export interface FleetRecord {
   /** When the trial lease was taken (server ms) and how long it lasts, while half-open. */
   readonly leaseAt?: number;
   readonly leaseMs?: number;
+  /**
+   * While open: the process that claimed the next trial, and when its claim runs out (server
+   * ms). Until then every other process refuses; the claimant's first call once due is the trial.
+   */
+  readonly trialBy?: string;
+  readonly trialUntil?: number;
   /** The process whose outcome decided the transition. */
   readonly by?: string;
 }
@@ -43,18 +49,20 @@ export function parseFleetRecord(value: unknown): FleetRecord | undefined {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return undefined;
   }
-  const { state, epoch, openedAt, leaseAt, leaseMs, by } = parsed as Record<
-    string,
-    unknown
-  >;
+  const { state, epoch, openedAt, leaseAt, leaseMs, by, trialBy, trialUntil } =
+    parsed as Record<string, unknown>;
   if (!isTime(epoch)) return undefined;
   const byField = typeof by === 'string' ? { by } : {};
+  const claim =
+    typeof trialBy === 'string' && isTime(trialUntil)
+      ? { trialBy, trialUntil }
+      : {};
   switch (state) {
     case 'closed':
       return { state, epoch, ...byField };
     case 'open':
       return isTime(openedAt)
-        ? { state, epoch, openedAt, ...byField }
+        ? { state, epoch, openedAt, ...byField, ...claim }
         : undefined;
     case 'half_open':
       return isTime(openedAt) && isTime(leaseAt) && isTime(leaseMs)

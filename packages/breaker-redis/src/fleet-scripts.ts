@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { type FleetCircuit } from './fleet-circuit.ts';
+import { type FleetKeys } from './fleet-keys.ts';
 
 /** A Lua script run with EVALSHA, falling back to EVAL when the server has lost it. */
 export interface FleetScript {
@@ -99,29 +101,69 @@ end
 return out
 `);
 
-/**
- * Takes the fleet's one half-open trial lease for a tool whose reset timeout has passed (or whose
- * last trial holder's lease expired). KEYS: states, epochs, lease. ARGV: channel, process id,
- * tool, resetTimeoutMs, leaseMs, token. Returns the server time, the record, and 1 if granted.
- */
-export const trialScript = script(`${prelude}
-local channel, me, tool = ARGV[1], ARGV[2], ARGV[3]
-local reset, leaseMs, token = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
-local current = redis.call('HGET', KEYS[1], tool)
-if not current then return { now, closedRecord(KEYS[2], tool), 0 } end
-local ok, record = pcall(cjson.decode, current)
-if not ok or type(record) ~= 'table' or type(record.openedAt) ~= 'number' then
-  -- Not ours: answered as is, so that this tool alone falls back to its local breaker.
-  return { now, current, 0 }
-end
-if record.state == 'open' and now < record.openedAt + reset then return { now, current, 0 } end
--- Every lease this script sets expires: a lease key without an expiry (or of another type) is
--- someone else's, and would keep the fleet from ever running a trial.
+// Every lease this code sets expires: a lease key without an expiry (or of another type) is
+// someone else's, and would keep the fleet from ever running a trial.
+const leaseCleanup = `
 local leaseKind = redis.call('TYPE', KEYS[3])['ok']
 if leaseKind ~= 'none' and (leaseKind ~= 'string' or redis.call('PTTL', KEYS[3]) == -1) then
   redis.call('DEL', KEYS[3])
 end
-if not redis.call('SET', KEYS[3], token, 'NX', 'PX', leaseMs) then return { now, current, 0 } end
+`;
+
+// Reads the tool's record; answers as is (so that this tool alone falls back to its local
+// breaker) when it is not one of ours with an open timestamp.
+const readOpen = `
+local current = redis.call('HGET', KEYS[1], tool)
+if not current then return { now, closedRecord(KEYS[2], tool), 0 } end
+local ok, record = pcall(cjson.decode, current)
+if not ok or type(record) ~= 'table' or type(record.openedAt) ~= 'number'
+  or (record.state ~= 'open' and record.state ~= 'half_open') then
+  return { now, current, 0 }
+end
+`;
+
+/**
+ * Claims the fleet's next half-open trial for one process, ahead of time: the claim (the lease
+ * key, with a short expiry) lasts until the trial is due plus claimMs, so the claimant's first
+ * call once due runs the trial without a round trip, and a claimant that went quiet holds the
+ * fleet back for claimMs at most. KEYS: states, epochs, lease. ARGV: channel, process id, tool,
+ * resetTimeoutMs, claimMs, token. Returns the server time, the record, and 1 if granted.
+ */
+export const claimScript = script(`${prelude}
+local channel, me, tool = ARGV[1], ARGV[2], ARGV[3]
+local reset, claimMs, token = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+${readOpen}
+${leaseCleanup}
+local from = now
+if record.state == 'open' then from = math.max(now, record.openedAt + reset) end
+if not redis.call('SET', KEYS[3], token, 'NX', 'PX', from + claimMs - now) then
+  return { now, current, 0 }
+end
+-- A half-open record whose lease ran out (its holder died) is open again, claimed.
+record = { state = 'open', openedAt = record.openedAt, epoch = nextEpoch(KEYS[2], tool), by = record.by, trialBy = me, trialUntil = from + claimMs }
+current = cjson.encode(record)
+redis.call('HSET', KEYS[1], tool, current)
+announce(channel, tool, record)
+return { now, current, 1 }
+`);
+
+/**
+ * Starts the fleet's half-open trial: turns the caller's claim into the trial's lease, or takes a
+ * free lease when the trial is due and nobody claimed it. KEYS: states, epochs, lease. ARGV:
+ * channel, process id, tool, resetTimeoutMs, leaseMs, token. Returns the server time, the
+ * record, and 1 if this process's call is the trial.
+ */
+export const startScript = script(`${prelude}
+local channel, me, tool = ARGV[1], ARGV[2], ARGV[3]
+local reset, leaseMs, token = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+${readOpen}
+${leaseCleanup}
+local held = redis.call('GET', KEYS[3])
+if held ~= token then
+  if held then return { now, current, 0 } end
+  if record.state == 'open' and now < record.openedAt + reset then return { now, current, 0 } end
+end
+redis.call('SET', KEYS[3], token, 'PX', leaseMs)
 record = { state = 'half_open', openedAt = record.openedAt, epoch = nextEpoch(KEYS[2], tool), by = me, leaseAt = now, leaseMs = leaseMs }
 current = cjson.encode(record)
 redis.call('HSET', KEYS[1], tool, current)
@@ -169,3 +211,32 @@ redis.call('HSET', KEYS[1], tool, current)
 announce(channel, tool, record)
 return { now, current }
 `);
+
+/**
+ * The keys and arguments of {@link recordScript} for a batch of circuits, taking their pending
+ * outcomes (the circuits' counts start again from zero).
+ */
+export function outcomeBatch(
+  keys: FleetKeys,
+  processId: string,
+  batch: readonly FleetCircuit[],
+): { names: string[]; args: (string | number)[] } {
+  const names = [keys.states, keys.epochs];
+  const args: (string | number)[] = [keys.channel, processId];
+  for (const circuit of batch) {
+    const { rules } = circuit;
+    names.push(keys.window(circuit.tool));
+    args.push(
+      circuit.tool,
+      circuit.pendingCalls,
+      circuit.pendingFailures,
+      rules.windowMs / rules.buckets,
+      rules.buckets,
+      rules.minimumCalls,
+      rules.failureRatePct,
+    );
+    circuit.pendingCalls = 0;
+    circuit.pendingFailures = 0;
+  }
+  return { names, args };
+}

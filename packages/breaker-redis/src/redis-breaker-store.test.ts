@@ -1,76 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
+  admitOnceDue,
+  admitOnceFree,
   defaultRules,
   rawRedisClient,
   recordingLogger,
-  redisClockPassed,
   redisInstalled,
   viewBecomes,
 } from './__fixtures__/fleet-helpers.ts';
 import { type FleetAdmission, type FleetCircuit } from './fleet-circuit.ts';
-import {
-  createRedisBreakerStore,
-  type RedisBreakerStore,
-  type RedisBreakerStoreOptions,
-} from './redis-breaker-store.ts';
-import { type RedisServer, startRedisServer } from './redis-server.ts';
-
-/** The element at `index`, or a failed test. */
-function at<T>(items: readonly T[], index: number): T {
-  const item = items[index];
-  if (item === undefined) throw new Error(`nothing at ${index}`);
-  return item;
-}
-
-let tool = 0;
-/** A fresh tool name per test, so tests on one server never share a circuit. */
-function freshTool(): string {
-  tool += 1;
-  return `tool_${tool}`;
-}
+import { at, useRedisFleet } from './__fixtures__/redis-fleet.ts';
 
 describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
-  let redis: RedisServer;
-  const stores: RedisBreakerStore[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await Promise.all(stores.map((store) => store.close()));
-    await redis.stop();
-  });
-
-  async function store(
-    options: RedisBreakerStoreOptions = {},
-  ): Promise<RedisBreakerStore> {
-    const made = createRedisBreakerStore({ url: redis.url, ...options });
-    stores.push(made);
-    await made.connect();
-    return made;
-  }
+  const redis = useRedisFleet();
+  const { store } = redis;
+  const freshTool = redis.fresh;
 
   const raw = () => rawRedisClient(redis.url);
 
-  /** Resolves once the open circuit's reset timeout has passed on Redis's clock. */
-  async function dueOnServer(circuit: FleetCircuit): Promise<void> {
-    const openedAt = circuit.shared?.openedAt;
-    if (openedAt === undefined) throw new Error('the circuit is not open');
-    await redisClockPassed(redis.url, openedAt + circuit.rules.resetTimeoutMs);
-  }
-
-  /**
-   * The trial once it is due: the first call asks for the lease (and is refused); once the fleet
-   * is half-open, the holder's next call runs it.
-   */
+  /** The trial once it is due: the call that finds it due runs it (see admitOnceDue). */
   async function trialOf(circuit: FleetCircuit): Promise<FleetAdmission> {
-    await dueOnServer(circuit);
-    expect(circuit.admit()).toMatchObject({
-      kind: 'refuse',
-      state: 'half_open',
-    });
-    await viewBecomes(circuit, 'half_open');
-    return circuit.admit();
+    return admitOnceDue(circuit, redis.url);
   }
 
   it('counts failures spread over processes in one window and opens everywhere', async () => {
@@ -157,37 +107,75 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     expect(admission).toMatchObject({ kind: 'refuse', state: 'open' });
   });
 
-  it('lets exactly one trial through fleet-wide, and its success closes everywhere', async () => {
+  it('lets exactly one trial through fleet-wide: claimed while open, run by the call that finds it due', async () => {
     const name = freshTool();
-    const rules = { ...defaultRules, minimumCalls: 1, resetTimeoutMs: 1 };
-    const fleet = await Promise.all([store(), store(), store(), store()]);
+    // A long claim, so that a loaded machine cannot make the claimant miss its turn.
+    const rules = { ...defaultRules, minimumCalls: 1, resetTimeoutMs: 1_000 };
+    const fleet = await Promise.all(
+      [0, 1, 2, 3].map(() => store({ trialClaimMs: 10_000 })),
+    );
     const circuits = fleet.map((s) => s.circuit(name, rules));
     const opened = Promise.all(circuits.map((c) => viewBecomes(c, 'open')));
     at(circuits, 0).record(at(circuits, 0).admit(), true);
     await opened;
-    await dueOnServer(at(circuits, 0));
-    // Every process asks at once: each is refused while the lease is asked for.
-    const halfOpen = Promise.all(
-      circuits.map((c) => viewBecomes(c, 'half_open')),
-    );
-    const asking = circuits.flatMap((c) => [c.admit(), c.admit(), c.admit()]);
-    expect(asking.every((a) => a.kind === 'refuse')).toBe(true);
-    await halfOpen;
-    // Then several calls each: one trial in the whole fleet.
-    const admissions = circuits.flatMap((c) => [
-      c.admit(),
-      c.admit(),
-      c.admit(),
-    ]);
-    const trials = admissions.filter((a) => a.kind === 'trial');
-    expect(trials).toHaveLength(1);
-    expect(admissions.filter((a) => a.kind === 'refuse')).toHaveLength(11);
-    const trial = at(trials, 0);
-    const holder = at(circuits, Math.floor(admissions.indexOf(trial) / 3));
+    // Calls refused while open: each process asks to claim the coming trial; one is granted.
+    const early = circuits.flatMap((c) => [c.admit(), c.admit()]);
+    expect(early.every((a) => a.kind === 'refuse')).toBe(true);
+    await Promise.all(circuits.map((c) => c.lease()));
+    const claimedBy = circuits.map((c) => c.shared?.trialBy);
+    expect(new Set(claimedBy).size).toBe(1);
+    const holderIndex = fleet.findIndex((s) => s.processId === claimedBy[0]);
+    expect(
+      holderIndex,
+      `claimed by ${String(claimedBy[0])}`,
+    ).toBeGreaterThanOrEqual(0);
+    const holder = at(circuits, holderIndex);
+    // The claimant's first call once due is the trial, without a round trip.
+    const trial = await trialOf(holder);
+    expect(trial.kind).toBe('trial');
+    expect(holder.view).toBe('half_open');
+    // Everyone else, asking as often as they like, is refused: one trial in the whole fleet.
+    const others = circuits.filter((c) => c !== holder);
+    const admissions = others.flatMap((c) => [c.admit(), c.admit(), c.admit()]);
+    expect(admissions.filter((a) => a.kind === 'trial')).toHaveLength(0);
+    expect(admissions.filter((a) => a.kind === 'refuse')).toHaveLength(9);
     const closed = Promise.all(circuits.map((c) => viewBecomes(c, 'closed')));
     holder.record(trial, false);
     await closed;
-    expect(at(circuits, 3).admit().kind).toBe('run');
+    expect(at(others, 0).admit().kind).toBe('run');
+  });
+
+  it('a claimant that goes quiet holds the fleet back for the claim only: another call takes the trial', async () => {
+    const name = freshTool();
+    // Long enough for the claim to be asked for before the trial is due.
+    const rules = { ...defaultRules, minimumCalls: 1, resetTimeoutMs: 1_000 };
+    const [a, b] = await Promise.all([
+      store({ trialClaimMs: 50 }),
+      store({ trialClaimMs: 50 }),
+    ]);
+    const ca = a.circuit(name, rules);
+    const cb = b.circuit(name, rules);
+    const opened = viewBecomes(cb, 'open');
+    ca.record(ca.admit(), true);
+    await opened;
+    // a claims the trial with a refused call, then never calls again.
+    expect(ca.admit()).toMatchObject({ kind: 'refuse', state: 'open' });
+    await ca.lease();
+    expect(ca.shared?.trialBy).toBe(a.processId);
+    // Once due, b is refused while a's claim lasts…
+    expect(await admitOnceDue(cb, redis.url)).toMatchObject({
+      kind: 'refuse',
+      state: 'half_open',
+    });
+    // …then its call is the trial.
+    const taken = await admitOnceFree(cb, redis.url);
+    expect(taken.kind).toBe('trial');
+    const closed = Promise.all([
+      viewBecomes(ca, 'closed'),
+      viewBecomes(cb, 'closed'),
+    ]);
+    cb.record(taken, false);
+    await closed;
   });
 
   it('a failed trial reopens the circuit for everyone', async () => {
@@ -240,10 +228,8 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     // The holder dies without a word.
     await a.close();
     await expired;
-    // cb asks for the expired lease and gets it: its view stays half-open, so wait on the grant.
-    expect(cb.admit()).toMatchObject({ kind: 'refuse', state: 'half_open' });
-    await cb.lease();
-    const taken = cb.admit();
+    // cb's next call once the lease ran out (on its own clock estimate) is the trial.
+    const taken = await admitOnceFree(cb, redis.url);
     expect(taken.kind).toBe('trial');
     const closed = viewBecomes(cb, 'closed');
     cb.record(taken, false);
@@ -313,139 +299,5 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     const window = await client.hGetAll(`wire:window:${name}`);
     expect(Object.values(window).sort()).toEqual(['1', '2']);
     client.destroy();
-  });
-
-  it('passes the password to the server; a wrong one falls back with one warning', async () => {
-    const locked = await startRedisServer({ password: 's3cret pass' });
-    try {
-      const good = createRedisBreakerStore({
-        url: locked.url,
-        password: 's3cret pass',
-      });
-      const log = recordingLogger();
-      const bad = createRedisBreakerStore({
-        url: locked.url,
-        password: 'wrong',
-        logger: log.logger,
-        connectTimeoutMs: 500,
-      });
-      expect(await good.connect()).toBe(true);
-      expect(await bad.connect()).toBe(false);
-      expect(bad.health).toBe('degraded');
-      expect(bad.circuit('x', defaultRules).admit()).toEqual({ kind: 'local' });
-      const warnings = log.lines.filter((line) => line.level === 'warn');
-      expect(warnings).toHaveLength(1);
-      expect(JSON.stringify(log.lines)).not.toContain('s3cret');
-      await good.close();
-      await bad.close();
-    } finally {
-      await locked.stop();
-    }
-  });
-
-  it('falls back when Redis dies (one warning, no call refused by the store) and resyncs when it returns', async () => {
-    const own = await startRedisServer();
-    try {
-      const log = recordingLogger();
-      const s = createRedisBreakerStore({ url: own.url, logger: log.logger });
-      expect(await s.connect()).toBe(true);
-      const rules = { ...defaultRules, minimumCalls: 1 };
-      const open = s.circuit('opened_tool', rules);
-      const busy = s.circuit('busy_tool', defaultRules);
-      const opened = viewBecomes(open, 'open');
-      open.record(open.admit(), true);
-      await opened;
-      const warned = log.next('warn', /unusable/);
-      await own.kill();
-      await warned;
-      // Every call is admitted by the local breaker now, synchronously, however many.
-      for (let i = 0; i < 50; i++) {
-        const admission = busy.admit();
-        expect(admission).toEqual({ kind: 'local' });
-        busy.record(admission, true);
-      }
-      expect(open.admit()).toEqual({ kind: 'local' });
-      const back = log.next('info', /resynchronised/);
-      await own.restart();
-      await back;
-      expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
-      // The restart lost the open state; this process wrote it back.
-      expect(open.view).toBe('open');
-      expect(busy.view).toBe('closed');
-      expect(s.stats()).toMatchObject({ fallbacks: 1, resyncs: 2 });
-      await s.close();
-    } finally {
-      await own.stop();
-    }
-  });
-
-  it('a slow Redis never delays a call past the command timeout', async () => {
-    const own = await startRedisServer();
-    try {
-      const log = recordingLogger();
-      const s = createRedisBreakerStore({
-        url: own.url,
-        logger: log.logger,
-        commandTimeoutMs: 100,
-      });
-      expect(await s.connect()).toBe(true);
-      const c = s.circuit('slow_tool', {
-        ...defaultRules,
-        minimumCalls: 1,
-        resetTimeoutMs: 1,
-      });
-      const opened = viewBecomes(c, 'open');
-      c.record(c.admit(), true);
-      await opened;
-      const client = await rawRedisClient(own.url);
-      const sleeping = client.sendCommand(['DEBUG', 'SLEEP', '1']);
-      // No call waits on the store: the one finding the trial due is answered at once, and the
-      // lease is asked for in the background.
-      const started = performance.now();
-      expect(c.admit()).toEqual({
-        kind: 'refuse',
-        state: 'half_open',
-        retryAfterMs: 0,
-      });
-      await c.lease();
-      const waited = performance.now() - started;
-      // The unanswered lease request gives up after the command timeout: local breakers decide.
-      expect(waited).toBeLessThan(100 + 250);
-      expect(s.health).toBe('degraded');
-      expect(c.admit()).toEqual({ kind: 'local' });
-      await sleeping;
-      client.destroy();
-      await s.close();
-    } finally {
-      await own.stop();
-    }
-  }, 15_000);
-
-  it('passes the TLS option to the client: TLS to a plain server fails and falls back', async () => {
-    const log = recordingLogger();
-    const s = createRedisBreakerStore({
-      host: '127.0.0.1',
-      port: redis.port,
-      tls: { rejectUnauthorized: true },
-      connectTimeoutMs: 1_000,
-      logger: log.logger,
-    });
-    // The same server answers plain connections (every other test here): only TLS fails.
-    expect(await s.connect()).toBe(false);
-    expect(s.health).toBe('degraded');
-    expect(s.circuit('tls_tool', defaultRules).admit()).toEqual({
-      kind: 'local',
-    });
-    expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
-    await s.close();
-  });
-
-  it('refuses bad options with a clear error', () => {
-    expect(() => createRedisBreakerStore({ commandTimeoutMs: 0 })).toThrow(
-      /"commandTimeoutMs" must be a number of ms/,
-    );
-    expect(() => createRedisBreakerStore({ keyPrefix: '' })).toThrow(
-      /"keyPrefix" must be a non-empty string/,
-    );
   });
 });

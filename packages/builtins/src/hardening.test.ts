@@ -283,9 +283,12 @@ describe('http_fetch messages name the cause', () => {
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const { port } = server.address() as AddressInfo;
     await new Promise((done) => server.close(done));
-    const response = await callTool(httpFetchTool(), {
-      url: `http://127.0.0.1:${port}/x?token=s3cret`,
-    });
+    const response = await callTool(
+      httpFetchTool({ allowHosts: ['127.0.0.1'] }),
+      {
+        url: `http://127.0.0.1:${port}/x?token=s3cret`,
+      },
+    );
     expect(codeOf(response)).toBe('NETWORK_ERROR');
     expect(response.text).toContain(`Connection refused by 127.0.0.1:${port}`);
     expect(response.text).not.toContain('s3cret');
@@ -298,9 +301,12 @@ describe('http_fetch messages name the cause', () => {
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const { port } = server.address() as AddressInfo;
     try {
-      const response = await callTool(httpFetchTool(), {
-        url: `http://127.0.0.1:${port}/start`,
-      });
+      const response = await callTool(
+        httpFetchTool({ allowHosts: ['127.0.0.1'] }),
+        {
+          url: `http://127.0.0.1:${port}/start`,
+        },
+      );
       expect(codeOf(response)).toBe('NETWORK_ERROR');
       expect(response.text).toMatch(
         new RegExp(

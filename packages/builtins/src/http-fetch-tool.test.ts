@@ -64,6 +64,9 @@ for (const status of [400, 408, 409, 410, 412, 422, 504]) {
   };
 }
 
+// These tests talk to servers on 127.0.0.1, which http_fetch reaches only when told to.
+const LOCAL = { allowHosts: ['127.0.0.1', '::1'] } as const;
+
 let server: Server;
 let base: string;
 let closedPortUrl: string;
@@ -121,7 +124,9 @@ describe('http_fetch outcomes', () => {
     ['409', '/409', 'CONFLICT'],
     ['412', '/412', 'CONFLICT'],
   ])('%s → %s', async (_name, path, expected) => {
-    const response = await callTool(httpFetchTool(), { url: `${base}${path}` });
+    const response = await callTool(httpFetchTool(LOCAL), {
+      url: `${base}${path}`,
+    });
     expect(codeOf(response)).toBe(expected);
   });
 
@@ -131,12 +136,14 @@ describe('http_fetch outcomes', () => {
     ['a GET with a body', { url: 'http://127.0.0.1/', body: 'x' }],
     ['an unknown method', { url: 'http://127.0.0.1/', method: 'DELETE' }],
   ])('%s → INVALID_PARAM', async (_name, args) => {
-    const response = await callTool(httpFetchTool(), args);
+    const response = await callTool(httpFetchTool(LOCAL), args);
     expect(codeOf(response)).toBe('INVALID_PARAM');
   });
 
   it('returns status, headers and body, and parses JSON', async () => {
-    const response = await callTool(httpFetchTool(), { url: `${base}/json` });
+    const response = await callTool(httpFetchTool(LOCAL), {
+      url: `${base}/json`,
+    });
     expect(response.status).toBe('success');
     expect(response.text).toBe('{"items":[1,2]}');
     expect(response.data).toMatchObject({
@@ -148,7 +155,7 @@ describe('http_fetch outcomes', () => {
   });
 
   it('POSTs a body', async () => {
-    const response = await callTool(httpFetchTool(), {
+    const response = await callTool(httpFetchTool(LOCAL), {
       url: `${base}/echo`,
       method: 'POST',
       body: 'payload',
@@ -157,7 +164,9 @@ describe('http_fetch outcomes', () => {
   });
 
   it('takes retryAfterMs from Retry-After on 429', async () => {
-    const response = await callTool(httpFetchTool(), { url: `${base}/429` });
+    const response = await callTool(httpFetchTool(LOCAL), {
+      url: `${base}/429`,
+    });
     expect(response.status === 'error' && response.errorInfo).toMatchObject({
       code: 'RATE_LIMIT',
       retryable: true,
@@ -167,8 +176,12 @@ describe('http_fetch outcomes', () => {
   });
 
   it('marks 5xx retryable and 404 not', async () => {
-    const server500 = await callTool(httpFetchTool(), { url: `${base}/500` });
-    const missing = await callTool(httpFetchTool(), { url: `${base}/404` });
+    const server500 = await callTool(httpFetchTool(LOCAL), {
+      url: `${base}/500`,
+    });
+    const missing = await callTool(httpFetchTool(LOCAL), {
+      url: `${base}/404`,
+    });
     expect(server500.status === 'error' && server500.errorInfo.retryable).toBe(
       true,
     );
@@ -179,9 +192,12 @@ describe('http_fetch outcomes', () => {
   });
 
   it('is PARTIAL over the body cap', async () => {
-    const response = await callTool(httpFetchTool({ maxBodyBytes: 100 }), {
-      url: `${base}/big`,
-    });
+    const response = await callTool(
+      httpFetchTool({ ...LOCAL, maxBodyBytes: 100 }),
+      {
+        url: `${base}/big`,
+      },
+    );
     expect(response.status).toBe('partial');
     if (response.status !== 'partial') return;
     expect(response.reason).toBe('body_cap');
@@ -198,7 +214,7 @@ describe('http_fetch outcomes', () => {
       r.end('who are you');
     };
     routes['/ok?token=t0k-in-query'] = (_q, r) => r.end('hello');
-    const tool = httpFetchTool();
+    const tool = httpFetchTool(LOCAL);
     const denied = await callTool(tool, {
       url: `${base}/401?api_key=k3y-in-query`,
     });
@@ -233,6 +249,7 @@ describe('http_fetch outcomes', () => {
     try {
       const response = await callTool(
         httpFetchTool({
+          ...LOCAL,
           headers: { authorization: 'Bearer opt-auth', 'x-api-key': 'opt-key' },
         }),
         { url: `${base}/to-other-origin` },
@@ -247,12 +264,14 @@ describe('http_fetch outcomes', () => {
   });
 
   it('is NETWORK_ERROR when nothing listens', async () => {
-    const response = await callTool(httpFetchTool(), { url: closedPortUrl });
+    const response = await callTool(httpFetchTool(LOCAL), {
+      url: closedPortUrl,
+    });
     expect(codeOf(response)).toBe('NETWORK_ERROR');
   });
 
   it('is TIMEOUT when the server never answers', async () => {
-    const response = await callTool(httpFetchTool(), {
+    const response = await callTool(httpFetchTool(LOCAL), {
       url: `${base}/hang`,
       timeoutMs: 100,
     });
@@ -263,7 +282,7 @@ describe('http_fetch outcomes', () => {
   it('is a cancellation, not a timeout, when the caller aborts', async () => {
     const controller = new AbortController();
     const call = callTool(
-      httpFetchTool(),
+      httpFetchTool(LOCAL),
       { url: `${base}/hang` },
       { signal: controller.signal },
     );

@@ -1,7 +1,13 @@
 import { classifyError, scrubUrlSecrets } from '@candor/errors';
 import { defineTool, ToolResponse } from '@candor/tools';
+import { fetch, type Response } from 'undici';
 import { z } from 'zod';
+import { AddressPolicy } from './address-policy.ts';
 import { errorResponse } from './error-response.ts';
+import {
+  BlockedAddressError,
+  guardedDispatcher,
+} from './guarded-dispatcher.ts';
 import { positiveOption } from './positive-option.ts';
 
 /** Options of {@link httpFetchTool}. */
@@ -14,6 +20,25 @@ export interface HttpFetchToolOptions {
   readonly maxBodyBytes?: number;
   /** Headers sent with every request; a call's own headers win. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Internal addresses it may reach after all: hosts (`localhost`, `db.internal`), hosts with a
+   * port (`127.0.0.1:8080`, `[::1]:9000`), IP addresses or CIDR ranges (`10.0.0.0/8`). By
+   * default it reaches public addresses only: loopback, private (RFC 1918, unique-local
+   * `fc00::/7`), link-local, cloud metadata (`169.254.169.254`, `fd00:ec2::254`), carrier-grade
+   * NAT, unspecified, multicast and reserved addresses, IPv4-mapped ones included, answer
+   * ACCESS_DENIED. A host entry allows whatever its name resolves to.
+   */
+  readonly allowHosts?: readonly string[];
+}
+
+/** The {@link BlockedAddressError} somewhere in `error`'s chain of causes. */
+function blockedCause(error: unknown): BlockedAddressError | undefined {
+  for (let cause = error, depth = 0; depth < 8; depth += 1) {
+    if (cause instanceof BlockedAddressError) return cause;
+    if (typeof cause !== 'object' || cause === null) return undefined;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** How much of an error response's body is kept for the model to read. */
@@ -91,7 +116,10 @@ function parseJson(body: Body, contentType: string): unknown {
  * INVALID_PARAM, 408/504 TIMEOUT, 409 CONFLICT). Connection failures are NETWORK_ERROR, the time
  * limit TIMEOUT, and a URL that is not http(s) INVALID_PARAM.
  *
- * It applies no network policy of its own: any host the machine can reach, it can reach.
+ * It stays outside the machine: every connection, each redirect's included, is checked on the
+ * address actually connected to (after DNS, so a name rebound to 127.0.0.1 cannot pass), and an
+ * internal address (loopback, private, link-local, cloud metadata, …) answers ACCESS_DENIED
+ * before any request is sent, unless `allowHosts` lists it.
  *
  * @example
  * ```ts
@@ -115,6 +143,7 @@ export function httpFetchTool(options: HttpFetchToolOptions = {}) {
     options.maxBodyBytes,
     1024 * 1024,
   );
+  const dispatcher = guardedDispatcher(new AddressPolicy(options.allowHosts));
   return defineTool({
     name: 'http_fetch',
     description:
@@ -192,6 +221,7 @@ export function httpFetchTool(options: HttpFetchToolOptions = {}) {
           ...(input.body === undefined ? {} : { body: input.body }),
           redirect: 'follow',
           signal,
+          dispatcher,
         });
         const headers = Object.fromEntries(response.headers.entries());
         const contentType = response.headers.get('content-type') ?? '';
@@ -237,6 +267,14 @@ export function httpFetchTool(options: HttpFetchToolOptions = {}) {
           { reason: 'body_cap', data: { ...data, truncated: true } },
         );
       } catch (error: unknown) {
+        const blocked = blockedCause(error);
+        if (blocked !== undefined) {
+          return ToolResponse.error(
+            'ACCESS_DENIED',
+            `${input.method} ${shownUrl} refused: ${blocked.message}`,
+            { retryable: false, data: request },
+          );
+        }
         // The time limit is ours: report it as such, not as the caller cancelling.
         const reason: unknown =
           timeout.signal.aborted && !context.signal.aborted

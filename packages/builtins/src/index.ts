@@ -15,6 +15,8 @@ export type {
   BuiltinToolName,
   ToolSink,
 } from './register-builtins.ts';
+export { BUILTIN_ANNOTATIONS } from './builtin-annotations.ts';
+export type { ToolAnnotationHints } from './builtin-annotations.ts';
 export { WorkspaceGuard } from './workspace-guard.ts';
 export type { GuardedPath } from './workspace-guard.ts';
 export { readFileTool } from './read-file-tool.ts';

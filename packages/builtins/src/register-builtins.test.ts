@@ -74,6 +74,7 @@ describe('registerBuiltins', () => {
     expect(Object.keys(builtins).sort()).toEqual(
       [
         'BINARY_SNIFF_BYTES',
+        'BUILTIN_ANNOTATIONS',
         'BUILTIN_TOOL_NAMES',
         'DEFAULT_ENV_ALLOWLIST',
         'LARGE_RESULT',

@@ -5,96 +5,90 @@ import {
   type ContentStreamPart,
 } from './content-part-stream.ts';
 
-async function events(parts: ContentStreamPart[]): Promise<ModelEvent[]> {
-  async function* stream() {
+async function eventsOf(
+  parts: ContentStreamPart[],
+): Promise<{ events: ModelEvent[]; committed: boolean }> {
+  const state = { committed: false };
+  const events: ModelEvent[] = [];
+  async function* stream(): AsyncGenerator<ContentStreamPart> {
     yield* parts;
+    await Promise.resolve();
   }
-  const seen: ModelEvent[] = [];
-  for await (const event of contentPartEvents(stream(), { committed: false }))
-    seen.push(event);
-  return seen;
+  for await (const event of contentPartEvents(stream(), state))
+    events.push(event);
+  return { events, committed: state.committed };
 }
 
 describe('contentPartEvents', () => {
-  it('keeps reasoning and each part’s providerMetadata, gathered from start, deltas and end', async () => {
-    // The shapes the AI SDK's Anthropic and Google providers stream (v3).
-    expect(
-      await events([
-        {
-          type: 'reasoning-start',
-          id: 'r1',
-          providerMetadata: { anthropic: { redactedData: 'opaque' } },
-        },
-        { type: 'reasoning-end', id: 'r1' },
-        { type: 'reasoning-start', id: 'r2' },
-        { type: 'reasoning-delta', id: 'r2', delta: 'Think.' },
-        {
-          type: 'reasoning-delta',
-          id: 'r2',
-          delta: '',
-          providerMetadata: { anthropic: { signature: 'sig' } },
-        },
-        { type: 'reasoning-end', id: 'r2' },
-        { type: 'text-start', id: 't1' },
-        { type: 'text-delta', id: 't1', delta: 'Hi' },
-        { type: 'text-end', id: 't1' },
-        {
-          type: 'tool-call',
-          toolCallId: 'c1',
-          toolName: 'calc',
-          input: '{"a":1}',
-          providerMetadata: { google: { thoughtSignature: 'g-sig' } },
-        },
-        {
-          type: 'finish',
-          finishReason: { unified: 'tool-calls', raw: 'STOP' },
-          usage: {
-            inputTokens: { total: 5 },
-            outputTokens: { total: 30, text: 10, reasoning: 20 },
-          },
-        },
-      ]),
-    ).toEqual([
+  it("keeps each part's last providerMetadata, by part id, under aiSdk", async () => {
+    const { events, committed } = await eventsOf([
       {
-        type: 'reasoning-end',
-        providerData: { aiSdk: { anthropic: { redactedData: 'opaque' } } },
+        type: 'text-start',
+        id: 't',
+        providerMetadata: { google: { thoughtSignature: 'start' } },
       },
-      { type: 'reasoning-delta', text: 'Think.' },
+      { type: 'reasoning-start', id: 'r' },
+      { type: 'text-delta', id: 't', delta: 'Hi' },
       {
-        type: 'reasoning-end',
-        providerData: { aiSdk: { anthropic: { signature: 'sig' } } },
+        type: 'reasoning-delta',
+        id: 'r',
+        delta: 'hm',
+        providerMetadata: { anthropic: { signature: 's1' } },
       },
-      { type: 'text-delta', text: 'Hi' },
+      { type: 'reasoning-end', id: 'r' },
       {
-        type: 'tool-call',
-        call: {
-          id: 'c1',
-          name: 'calc',
-          arguments: '{"a":1}',
-          providerData: { aiSdk: { google: { thoughtSignature: 'g-sig' } } },
-        },
+        type: 'text-end',
+        id: 't',
+        providerMetadata: { google: { thoughtSignature: 'end' } },
       },
+      { type: 'text-end', id: 'never-started' },
       {
         type: 'finish',
-        finishReason: 'tool_calls',
-        usage: { inputTokens: 5, outputTokens: 30, reasoningTokens: 20 },
+        finishReason: 'stop',
+        usage: { inputTokens: 3, outputTokens: 5, reasoningTokens: 2 },
+      },
+    ]);
+    expect(committed).toBe(true);
+    expect(events).toEqual([
+      { type: 'text-delta', text: 'Hi' },
+      { type: 'reasoning-delta', text: 'hm' },
+      {
+        type: 'reasoning-end',
+        providerData: { aiSdk: { anthropic: { signature: 's1' } } },
+      },
+      {
+        type: 'text-end',
+        providerData: { aiSdk: { google: { thoughtSignature: 'end' } } },
+      },
+      { type: 'text-end' },
+      // v2 usage: plain numbers, reasoning beside them.
+      {
+        type: 'finish',
+        finishReason: 'stop',
+        usage: { inputTokens: 3, outputTokens: 5, reasoningTokens: 2 },
       },
     ]);
   });
 
-  it('reads v2 usage with reasoningTokens beside the counts', async () => {
-    const seen = await events([
+  it('reads response-metadata into finish.response, keeping only what it names', async () => {
+    const { events } = await eventsOf([
+      { type: 'response-metadata', modelId: 'm-1' },
+      { type: 'response-metadata', timestamp: new Date(0) },
       {
-        type: 'finish',
-        finishReason: 'stop',
-        usage: { inputTokens: 1, outputTokens: 9, reasoningTokens: 4 },
+        type: 'tool-call',
+        toolCallId: 'c',
+        toolName: 'x',
+        input: '{}',
+        providerMetadata: {},
       },
+      { type: 'finish', finishReason: { unified: 'tool-calls' } },
     ]);
-    expect(seen).toEqual([
+    expect(events).toEqual([
+      { type: 'tool-call', call: { id: 'c', name: 'x', arguments: '{}' } },
       {
         type: 'finish',
-        finishReason: 'stop',
-        usage: { inputTokens: 1, outputTokens: 9, reasoningTokens: 4 },
+        finishReason: 'tool_calls',
+        response: { model: 'm-1' },
       },
     ]);
   });

@@ -1,5 +1,6 @@
 import {
   type FinishReason,
+  type JsonValue,
   type ModelEvent,
   type ProviderData,
 } from './chat-model.ts';
@@ -9,14 +10,18 @@ import { type CommitState } from './retry-before-first-chunk.ts';
 
 /**
  * One part of a content-part stream, the answer side of {@link toContentParts}'s model (the AI
- * SDK's provider stream, v2 and v3). Only the fields read here matter: `text-delta` (`delta`),
- * `text-end`, `reasoning-delta` (`delta`), `reasoning-end`, `tool-call` (`toolCallId`, `toolName`,
- * `input`), each with its `providerMetadata`, `finish` (`finishReason`, `usage`) and `error`
- * (`error`); a part of another type is skipped rather than misread.
+ * SDK's provider stream, v2 and v3). Only the fields read here matter: `text-delta` and
+ * `reasoning-delta` (`id`, `delta`), `text-end` and `reasoning-end` (`id`), `tool-call`
+ * (`toolCallId`, `toolName`, `input`), `response-metadata` (`id`, `modelId`), `finish`
+ * (`finishReason`, `usage`) and `error` (`error`), each with its `providerMetadata`; a part of
+ * another type is skipped rather than misread.
  */
 export type ContentStreamPart = Readonly<Record<string, unknown>> & {
   readonly type: string;
 };
+
+// The `ProviderData` key of the AI SDK's `providerMetadata` (see `ProviderData`).
+const AI_SDK_PROVIDER_DATA_KEY = 'aiSdk';
 
 const finishReasons: Readonly<Record<string, FinishReason>> = {
   stop: 'stop',
@@ -34,35 +39,29 @@ function tokens(value: unknown): number {
   return typeof count === 'number' ? count : 0;
 }
 
-// Reasoning tokens: v2 reports `reasoningTokens` beside the counts, v3 `outputTokens.reasoning`.
-function reasoningTokens(usage: {
-  outputTokens?: unknown;
-  reasoningTokens?: unknown;
-}): { reasoningTokens?: number } {
-  const nested =
-    typeof usage.outputTokens === 'object'
-      ? (usage.outputTokens as { reasoning?: unknown } | null)?.reasoning
-      : undefined;
-  const count = nested ?? usage.reasoningTokens;
-  // Providers without reasoning report 0 (v3 always fills the field): only a count is kept.
-  return typeof count === 'number' && count > 0
-    ? { reasoningTokens: count }
-    : {};
+// v3 counts reasoning inside `outputTokens.reasoning`, v2 beside it as `reasoningTokens`.
+function reasoningTokens(usage: Readonly<Record<string, unknown>>): unknown {
+  const output = usage['outputTokens'];
+  return typeof output === 'object' && output !== null
+    ? (output as { reasoning?: unknown }).reasoning
+    : usage['reasoningTokens'];
 }
 
-function finish(part: ContentStreamPart): ModelEvent {
+type Response = NonNullable<
+  Extract<ModelEvent, { type: 'finish' }>['response']
+>;
+
+function finish(
+  part: ContentStreamPart,
+  response: Response | undefined,
+): ModelEvent {
   const raw = part['finishReason'];
   const unified =
     typeof raw === 'string'
       ? raw
       : (raw as { unified?: unknown } | undefined)?.unified;
-  const usage = part['usage'] as
-    | {
-        inputTokens?: unknown;
-        outputTokens?: unknown;
-        reasoningTokens?: unknown;
-      }
-    | undefined;
+  const usage = part['usage'] as Readonly<Record<string, unknown>> | undefined;
+  const reasoning = usage === undefined ? undefined : reasoningTokens(usage);
   return {
     type: 'finish',
     finishReason: finishReasons[String(unified)] ?? 'other',
@@ -70,103 +69,100 @@ function finish(part: ContentStreamPart): ModelEvent {
       ? {}
       : {
           usage: {
-            inputTokens: tokens(usage.inputTokens),
-            outputTokens: tokens(usage.outputTokens),
-            ...reasoningTokens(usage),
+            inputTokens: tokens(usage['inputTokens']),
+            outputTokens: tokens(usage['outputTokens']),
+            ...(typeof reasoning === 'number'
+              ? { reasoningTokens: reasoning }
+              : {}),
           },
         }),
+    ...(response === undefined ? {} : { response }),
   };
 }
 
-type Metadata = Record<string, Record<string, unknown>>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
+function isMetadata(value: unknown): value is Record<string, JsonValue> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * The `providerMetadata` of a text or reasoning part, gathered from its `-start`, `-delta`s
- * and `-end` (the AI SDK's Anthropic provider sends a signature on a delta and redacted data on
- * the start, its Google provider a `thoughtSignature` on a delta), provider by provider.
- */
-class PartMetadata {
-  readonly #byId = new Map<string, Metadata>();
-
-  add(part: ContentStreamPart): void {
-    const value = part['providerMetadata'];
-    if (!isRecord(value)) return;
-    const id = String(part['id']);
-    const gathered = this.#byId.get(id) ?? {};
-    for (const [provider, fields] of Object.entries(value))
-      if (isRecord(fields))
-        gathered[provider] = { ...gathered[provider], ...fields };
-    this.#byId.set(id, gathered);
-  }
-
-  /** The part's metadata whole under `aiSdk`, for the adapter to hand back as `providerOptions`. */
-  take(part: ContentStreamPart): { providerData?: ProviderData } {
-    this.add(part);
-    const id = String(part['id']);
-    const gathered = this.#byId.get(id);
-    this.#byId.delete(id);
-    return gathered === undefined
-      ? {}
-      : { providerData: { aiSdk: gathered as ProviderData[string] } };
-  }
+// A part's `providerMetadata` kept whole under the AI SDK's key, to go back as `providerOptions`.
+function providerData(metadata: unknown): { providerData?: ProviderData } {
+  if (!isMetadata(metadata) || Object.keys(metadata).length === 0) return {};
+  return {
+    providerData: {
+      [AI_SDK_PROVIDER_DATA_KEY]: metadata,
+    },
+  };
 }
 
-/** A tool call's `providerMetadata`, whole under `aiSdk`. */
-function callMetadata(part: ContentStreamPart): {
-  providerData?: ProviderData;
-} {
-  const value = part['providerMetadata'];
-  return isRecord(value)
-    ? { providerData: { aiSdk: value as ProviderData[string] } }
-    : {};
+function responseOf(part: ContentStreamPart): Response | undefined {
+  const { id, modelId } = part;
+  const response = {
+    ...(typeof id === 'string' ? { id } : {}),
+    ...(typeof modelId === 'string' ? { model: modelId } : {}),
+  };
+  return Object.keys(response).length === 0 ? undefined : response;
 }
 
 /**
- * A content-part stream as model events: text, reasoning and tool calls as they come
- * (committing the attempt), each part's `providerMetadata` kept as `providerData.aiSdk`, an
- * `error` part thrown as it is, and a stream that ends without `finish` an `incomplete` model
- * error.
+ * A content-part stream as model events: text, reasoning and tool calls as they come (committing
+ * the attempt), each part's `providerMetadata` kept as `providerData.aiSdk` (the last one a part
+ * carried, on its start, a delta or its end, as the AI SDK's own `streamText` keeps it), the
+ * `response-metadata` part as `finish.response`, an `error` part thrown as it is, and a stream
+ * that ends without `finish` an `incomplete` model error.
  */
 export async function* contentPartEvents(
   parts: AsyncIterable<ContentStreamPart>,
   state: CommitState,
 ): AsyncGenerator<ModelEvent, void, undefined> {
-  const gathered = new PartMetadata();
+  // Metadata of the open text and reasoning parts, by the stream's part id.
+  const metadata = new Map<string, unknown>();
+  const keyOf = (part: ContentStreamPart): string =>
+    `${part.type.startsWith('text') ? 'text' : 'reasoning'}:${String(part['id'])}`;
+  const remember = (part: ContentStreamPart): void => {
+    if (part['providerMetadata'] != null)
+      metadata.set(keyOf(part), part['providerMetadata']);
+  };
+  const take = (part: ContentStreamPart): unknown => {
+    remember(part);
+    const key = keyOf(part);
+    const found = metadata.get(key);
+    metadata.delete(key);
+    return found;
+  };
+  let response: Response | undefined;
   for await (const part of parts) {
     const { type, delta } = part;
     if (type === 'text-start' || type === 'reasoning-start') {
-      gathered.add(part);
+      remember(part);
     } else if (type === 'text-delta' && typeof delta === 'string') {
-      gathered.add(part);
+      remember(part);
       state.committed = true;
       yield { type: 'text-delta', text: delta };
-    } else if (type === 'text-end') {
-      // Only a text part that came with metadata needs its own end (and its data back).
-      const data = gathered.take(part);
-      if (data.providerData !== undefined) yield { type: 'text-end', ...data };
     } else if (type === 'reasoning-delta' && typeof delta === 'string') {
-      gathered.add(part);
+      remember(part);
       state.committed = true;
-      if (delta !== '') yield { type: 'reasoning-delta', text: delta };
+      yield { type: 'reasoning-delta', text: delta };
+    } else if (type === 'text-end') {
+      state.committed = true;
+      yield { type: 'text-end', ...providerData(take(part)) };
     } else if (type === 'reasoning-end') {
-      yield { type: 'reasoning-end', ...gathered.take(part) };
+      state.committed = true;
+      yield { type: 'reasoning-end', ...providerData(take(part)) };
     } else if (type === 'tool-call') {
       state.committed = true;
       const call = {
         id: String(part['toolCallId']),
         name: String(part['toolName']),
         arguments: argumentsText(part['input']),
-        ...callMetadata(part),
+        ...providerData(part['providerMetadata']),
       };
       yield { type: 'tool-call', call };
+    } else if (type === 'response-metadata') {
+      response = responseOf(part) ?? response;
     } else if (type === 'error') {
       throw part['error'];
     } else if (type === 'finish') {
-      yield finish(part);
+      yield finish(part, response);
       return;
     }
   }

@@ -65,6 +65,11 @@ export type {
   GeminiOptions,
   GeminiThinkingConfig,
 } from './wires/gemini/gemini.ts';
+export { openaiResponses } from './wires/openai-responses/openai-responses.ts';
+export type {
+  OpenAIResponsesOptions,
+  OpenAIResponsesReasoning,
+} from './wires/openai-responses/openai-responses.ts';
 // The shared pieces of a ChatModel, for wires and framework adapters beside core.
 export { toContentParts } from './content-parts.ts';
 export type {

@@ -5,5 +5,13 @@
  * @packageDocumentation
  * @module \@candor/langchain
  */
-export { toLangChainTools, toolMessageFor } from './to-lang-chain-tools.ts';
-export type { CandorArtifact } from './to-lang-chain-tools.ts';
+export {
+  toLangChainTools,
+  toolMessageFor,
+  withoutOpenCircuits,
+} from './to-lang-chain-tools.ts';
+export type {
+  CandorApprovalRequest,
+  CandorArtifact,
+  LangChainToolsOptions,
+} from './to-lang-chain-tools.ts';

@@ -1,12 +1,20 @@
-import { type ToolRegistry } from '@candor/registry';
-import { outcomeOf, ToolResponse } from '@candor/tools';
+import { ToolRegistry } from '@candor/registry';
+import { defineTool, outcomeOf, ToolResponse } from '@candor/tools';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import { createAgent } from 'langchain';
+import {
+  type AnyAgentMiddleware,
+  createAgent,
+  createMiddleware,
+  toolRetryMiddleware,
+} from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   type AdapterUnderTest,
+  circuitCalls,
   type ModelSaw,
   outcomes,
   runAdapterConformance,
@@ -14,7 +22,11 @@ import {
   scenarioRegistry,
   throwingToolCallAndSignal,
 } from '../../ai-sdk/src/__fixtures__/adapter-conformance.ts';
-import { toLangChainTools, toolMessageFor } from './to-lang-chain-tools.ts';
+import {
+  toLangChainTools,
+  toolMessageFor,
+  withoutOpenCircuits,
+} from './to-lang-chain-tools.ts';
 
 let registry: ToolRegistry | undefined;
 afterEach(() => {
@@ -78,6 +90,51 @@ const callOne: AdapterUnderTest['callOne'] = async (
 runAdapterConformance({
   name: 'toLangChainTools in createAgent',
   keepsOrder: true,
+  validatesArguments: true,
+  async rejectApproval(
+    registry,
+    needsApproval,
+    calls = [{ id: 'c1', name: 'probe', input: { outcome: 'success' } }],
+  ) {
+    const model = fakeModel()
+      .respondWithTools(
+        calls.map((call) => ({
+          id: call.id,
+          name: call.name,
+          args: call.input as Record<string, unknown>,
+        })),
+      )
+      .respond(new AIMessage('done'));
+    const agent = createAgent({
+      model,
+      tools: toLangChainTools(registry, { needsApproval }),
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: 'approval' } };
+    const first = await agent.invoke(
+      { messages: [{ role: 'user', content: 'Try it.' }] },
+      config,
+    );
+    // The graph paused at the approval; nobody grants it.
+    expect(first.__interrupt__).toHaveLength(1);
+    expect(first.__interrupt__?.[0]?.value).toMatchObject({
+      type: 'candor_tool_approval',
+      toolCallId: calls[0]?.id,
+    });
+    // What a person is shown: the censored arguments.
+    expect(JSON.stringify(first.__interrupt__)).not.toContain('hunter2');
+    const second = await agent.invoke(
+      new Command({ resume: { approved: false, reason: 'not now' } }),
+      config,
+    );
+    expect(second.messages.at(-1)?.content).toBe('done');
+    const denial = second.messages.find(
+      (message) =>
+        ToolMessage.isInstance(message) &&
+        message.tool_call_id === calls[0]?.id,
+    );
+    expect(denial?.content).toMatch(/^\[DENIED\] This call was NOT executed/);
+  },
   async twoStepRun(registry) {
     const model = fakeModel()
       .respondWithTools(toolCalls)
@@ -93,6 +150,44 @@ runAdapterConformance({
     return sent(model.calls[1]?.messages ?? [], ends);
   },
   callOne,
+  async toolsPerRequest(registry) {
+    const model = fakeModel()
+      .respondWithTools(
+        circuitCalls.map((call) => ({
+          id: call.id,
+          name: call.name,
+          args: call.input,
+        })),
+      )
+      .respond(new AIMessage('done'));
+    // What createAgent binds before each model call is what the model is offered.
+    const bound: string[][] = [];
+    const bindTools = model.bindTools.bind(model);
+    model.bindTools = (tools) => {
+      bound.push(tools.map((tool) => tool.name).sort());
+      return bindTools(tools);
+    };
+    // The middleware of the README.
+    const hideOpenCircuits = createMiddleware({
+      name: 'HideOpenCircuits',
+      wrapModelCall: (request, handler) =>
+        handler({
+          ...request,
+          tools: withoutOpenCircuits(registry, request.tools),
+        }),
+    });
+    const agent = createAgent({
+      model,
+      tools: toLangChainTools(registry),
+      middleware: [hideOpenCircuits],
+    });
+    const result = await agent.invoke({
+      messages: [{ role: 'user', content: 'Try it.' }],
+    });
+    expect(result.messages.at(-1)?.content).toBe('done');
+    expect(model.callCount).toBe(2);
+    return bound;
+  },
 });
 
 runAdapterConformance({
@@ -114,6 +209,45 @@ runAdapterConformance({
 });
 
 describe('toLangChainTools', () => {
+  it("is never retried by LangChain's toolRetryMiddleware: a failure is a ToolMessage, not a throw", async () => {
+    registry = new ToolRegistry({ breaker: false });
+    let runs = 0;
+    registry.register(
+      defineTool({
+        name: 'upstream',
+        description: 'Fails upstream',
+        input: z.object({}),
+        run: () => {
+          runs += 1;
+          return ToolResponse.error('API_ERROR', 'upstream 502');
+        },
+      }),
+    );
+    const model = fakeModel()
+      .respondWithTools([{ id: 'u1', name: 'upstream', args: {} }])
+      .respond(new AIMessage('done'));
+    const agent = createAgent({
+      model,
+      tools: toLangChainTools(registry),
+      // Its zod 3 state schema trips exactOptionalPropertyTypes in LangChain's own types.
+      middleware: [
+        toolRetryMiddleware({
+          maxRetries: 3,
+          initialDelayMs: 0,
+        }) as unknown as AnyAgentMiddleware,
+      ],
+    });
+    const result = await agent.invoke({
+      messages: [{ role: 'user', content: 'Try it.' }],
+    });
+    expect(runs).toBe(1);
+    const message = result.messages.find((candidate) =>
+      ToolMessage.isInstance(candidate),
+    );
+    expect(message?.status).toBe('error');
+    expect(message?.content).toMatch(/^\[API_ERROR\]/);
+  });
+
   it('answers a bare invoke (no tool call) with a ToolMessage too, never a bare string', async () => {
     const scenario = await scenarioRegistry();
     registry = scenario.registry;

@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { type ToolErrorCode } from '@candor/errors';
-import { type ToolRegistry } from '@candor/registry';
+import {
+  type ApprovalDecision,
+  type ApprovalGate,
+  type ApprovalRequest,
+  type ToolRegistry,
+} from '@candor/registry';
 import {
   adapterTools,
+  type AdapterToolsOptions,
   outcomeOf,
+  SecretRedactor,
   type ToolOutcome,
   type ToolResponse,
   toolResultForModel,
@@ -50,12 +57,115 @@ export function toolMessageFor(
   });
 }
 
+function idIn(config: unknown): string | undefined {
+  try {
+    const id = toolCallIdOf(config);
+    return typeof id === 'string' && id !== '' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The call id and signal for a call made here rather than through `adapterTools`' `call`.
+function callOptionsIn(config: unknown): {
+  callId?: string;
+  signal?: AbortSignal;
+} {
+  const callId = idIn(config);
+  let signal: unknown;
+  try {
+    signal = signalOf(config);
+  } catch {
+    signal = undefined;
+  }
+  return {
+    ...(callId === undefined ? {} : { callId }),
+    ...(signal instanceof AbortSignal ? { signal } : {}),
+  };
+}
+
 // Where LangChain puts the tool call's id (ToolNode and createAgent pass one) and the signal in
 // the run config; `call` checks the values and catches a read that throws (a hostile config).
 const toolCallIdOf = (config: unknown): unknown =>
   (config as { readonly toolCall?: { readonly id?: unknown } }).toolCall?.id;
 const signalOf = (config: unknown): unknown =>
   (config as { readonly signal?: unknown }).signal;
+
+/**
+ * Options of {@link toLangChainTools}: `only` some tools by name; `needsApproval` to pause the
+ * graph with LangGraph's `interrupt()` before a call reaches the registry, asked only for arguments
+ * that match the tool's schema and showing them censored (`redact`: your registry's). The
+ * registry's own `approve` gate still runs on every approved call.
+ */
+export type LangChainToolsOptions = AdapterToolsOptions;
+
+/** What `interrupt()` carries when a Candor tool asks for approval. */
+export interface CandorApprovalRequest {
+  readonly type: 'candor_tool_approval';
+  readonly toolName: string;
+  /** The tool call's id, when LangChain gave one. */
+  readonly toolCallId?: string;
+  /** The arguments, secret-looking values `[REDACTED]`. */
+  readonly args: unknown;
+}
+
+// The resume value, read once: `true` or `{ approved: true }` approves; anything else refuses.
+function decisionOf(resume: unknown): {
+  readonly approved: boolean;
+  readonly reason?: string;
+} {
+  if (resume === true) return { approved: true };
+  if (typeof resume !== 'object' || resume === null) return { approved: false };
+  const { approved, reason } = resume as {
+    readonly approved?: unknown;
+    readonly reason?: unknown;
+  };
+  return {
+    approved: approved === true,
+    ...(typeof reason === 'string' && reason !== '' ? { reason } : {}),
+  };
+}
+
+// LangGraph is needed only to ask: imported then, so a program without approvals needs none.
+async function askInGraph(request: CandorApprovalRequest): Promise<unknown> {
+  const { interrupt } = await import('@langchain/langgraph');
+  return interrupt(request);
+}
+
+/**
+ * The tools of `tools` the model may be offered now: every one except a registry tool whose
+ * circuit is open (tools that are not the registry's stay), as Candor's own `Agent` hides an open
+ * circuit. For `model.bindTools(withoutOpenCircuits(registry, tools))` before each model call,
+ * or in a `createAgent` middleware's `wrapModelCall` (the package README shows it), so a tool
+ * whose circuit opened during the run is left out of the next request.
+ *
+ * @example
+ * ```ts
+ * const hideOpenCircuits = createMiddleware({
+ *   name: 'HideOpenCircuits',
+ *   wrapModelCall: (request, handler) =>
+ *     handler({ ...request, tools: withoutOpenCircuits(registry, request.tools) }),
+ * });
+ * ```
+ */
+export function withoutOpenCircuits<TTool>(
+  registry: ToolRegistry,
+  tools: readonly TTool[],
+): TTool[] {
+  const closed = new Set(
+    registry.specs({ hideOpenCircuits: true }).map((spec) => spec.name),
+  );
+  const open = new Set(
+    registry
+      .specs()
+      .map((spec) => spec.name)
+      .filter((name) => !closed.has(name)),
+  );
+  return tools.filter((tool) => {
+    const name = (tool as { readonly name?: unknown } | null)?.name;
+    return typeof name !== 'string' || !open.has(name);
+  });
+}
 
 /**
  * The registry's tools as LangChain structured tools, for a LangGraph `ToolNode`, `createAgent`
@@ -77,21 +187,54 @@ const signalOf = (config: unknown): unknown =>
  */
 export function toLangChainTools(
   registry: ToolRegistry,
+  options: LangChainToolsOptions = {},
 ): DynamicStructuredTool[] {
   const bound = adapterTools(registry, {
+    ...options,
     caller: 'toLangChainTools',
     callIdOf: toolCallIdOf,
     signalOf,
   });
+  const redactor = new SecretRedactor(options.redact);
   return bound.map(
-    ({ spec, call }) =>
+    ({ spec, needsApproval, call }) =>
       new DynamicStructuredTool({
         name: spec.name,
         description: spec.description,
         // A copy: LangChain's JSON Schema validator writes into the schema, the registry's is frozen.
         schema: structuredClone(spec.inputSchema),
         func: async (input: unknown, _runManager, config) => {
-          const response = await call(input, config);
+          const asks =
+            typeof needsApproval === 'function'
+              ? await needsApproval(input)
+              : needsApproval === true;
+          let approve:
+            | ((
+                request: ApprovalRequest,
+                gate: ApprovalGate,
+              ) => ApprovalDecision | Promise<ApprovalDecision>)
+            | undefined;
+          if (asks) {
+            const toolCallId = idIn(config);
+            // Throws LangGraph's interrupt the first time; returns the resume value after.
+            const decision = decisionOf(
+              await askInGraph({
+                type: 'candor_tool_approval',
+                toolName: spec.name,
+                ...(toolCallId === undefined ? {} : { toolCallId }),
+                args: redactor.redact(input),
+              }),
+            );
+            approve = (request, gate) =>
+              decision.approved ? gate(request) : decision;
+          }
+          const response =
+            approve === undefined
+              ? await call(input, config)
+              : await registry.call(spec.name, input, {
+                  ...callOptionsIn(config),
+                  approve,
+                });
           return toolMessageFor(response, {
             toolName: spec.name,
             // The id the registry ran the call under: the model's, or one of its own when there

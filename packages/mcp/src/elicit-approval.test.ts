@@ -18,7 +18,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { linkInMemory } from './__fixtures__/link-in-memory.ts';
 import { type ElicitApprovalOptions } from './elicit-approval.ts';
-import { createRegistryServer, serveRegistry } from './serve-registry.ts';
+import { createRegistryServer } from './create-registry-server.ts';
+import { serveRegistry } from './serve-registry.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -433,6 +434,7 @@ describe('approval through MCP elicitation over Streamable HTTP', () => {
   ): Promise<Client> {
     const service = await serveRegistry(registry, {
       transport: 'http',
+      allowWritesWithoutToken: true,
       elicitApproval: true,
     });
     cleanups.push(() => service.close());

@@ -9,7 +9,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { linkInMemory } from './__fixtures__/link-in-memory.ts';
-import { createRegistryServer } from './serve-registry.ts';
+import { createRegistryServer } from './create-registry-server.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

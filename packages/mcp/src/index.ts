@@ -5,13 +5,14 @@
  * @packageDocumentation
  * @module \@candor/mcp
  */
-export { serveRegistry, createRegistryServer } from './serve-registry.ts';
+export { serveRegistry } from './serve-registry.ts';
+export { createRegistryServer } from './create-registry-server.ts';
 export type {
   HttpServeOptions,
   RegistryService,
   ServeOptions,
   StdioServeOptions,
-} from './serve-registry.ts';
+} from './serve-options.ts';
 export type { ElicitApprovalOptions } from './elicit-approval.ts';
 export { importMcpTools } from './import-mcp-tools.ts';
 export type {
@@ -22,7 +23,7 @@ export type {
   McpServerSource,
   ReconnectOptions,
   StdioServerSource,
-} from './import-mcp-tools.ts';
+} from './import-mcp-options.ts';
 export {
   outcomeEnvelope,
   outcomeEnvelopeSchema,

@@ -6,6 +6,7 @@ import {
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
+import { issuesInMessage, summariseIssues } from './invalid-result-summary.ts';
 import { readOutcomeClaim } from './outcome-envelope.ts';
 
 /**
@@ -141,8 +142,14 @@ export function responseFromThrown(
           `The MCP server did not answer "${toolName}" in time.`,
         );
       case SdkErrorCode.InvalidResult:
-      case SdkErrorCode.UnsupportedResultType:
-        return invalid(toolName, error.message);
+      case SdkErrorCode.UnsupportedResultType: {
+        // The SDK's message carries every zod issue; the model reads the first and a count.
+        const issues = issuesInMessage(error.message);
+        return invalid(
+          toolName,
+          issues === undefined ? error.message : summariseIssues(issues),
+        );
+      }
       case SdkErrorCode.AlreadyConnected:
       case SdkErrorCode.CapabilityNotSupported:
       case SdkErrorCode.ClientHttpAuthentication:

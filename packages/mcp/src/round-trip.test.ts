@@ -6,12 +6,10 @@ import { ToolRegistry, type ToolEndEvent } from '@candor/registry';
 import { outcomeOf, type ToolResponse } from '@candor/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outcomeRegistry } from './__fixtures__/outcome-registry.ts';
-import {
-  importMcpTools,
-  type McpImport,
-  type McpServerSource,
-} from './import-mcp-tools.ts';
-import { type RegistryService, serveRegistry } from './serve-registry.ts';
+import { type McpImport, type McpServerSource } from './import-mcp-options.ts';
+import { importMcpTools } from './import-mcp-tools.ts';
+import { type RegistryService } from './serve-options.ts';
+import { serveRegistry } from './serve-registry.ts';
 
 const stdioServer = fileURLToPath(
   new URL('./__fixtures__/serve-outcomes-stdio.ts', import.meta.url),

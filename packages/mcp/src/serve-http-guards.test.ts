@@ -13,7 +13,8 @@ import {
   rawInitialize,
   serveOverHttp,
 } from './__fixtures__/serve-over-http.ts';
-import { type RegistryService, serveRegistry } from './serve-registry.ts';
+import { type RegistryService } from './serve-options.ts';
+import { serveRegistry } from './serve-registry.ts';
 
 vi.mock('node:crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof crypto>();
@@ -30,7 +31,11 @@ beforeEach(() => {
 });
 
 function serve(
-  options: { bearerToken?: string; host?: string } = {},
+  options: {
+    bearerToken?: string;
+    host?: string;
+    allowedHosts?: string[];
+  } = {},
 ): Promise<RegistryService & { url: URL }> {
   return serveOverHttp(outcomeRegistry(), options, cleanups);
 }
@@ -158,11 +163,19 @@ describe('serveRegistry over HTTP, bound to loopback by default', () => {
   );
 
   it.skipIf(outside === undefined)(
-    'is reachable there when the caller binds 0.0.0.0 on purpose (so the test above can fail)',
+    'is reachable there when the caller binds 0.0.0.0 and allows that Host on purpose (so the test above can fail)',
     async () => {
-      const service = await serve({ host: '0.0.0.0' });
-      const elsewhere = new URL(service.url);
-      elsewhere.hostname = outside?.address ?? '';
+      const address = outside?.address ?? '';
+      const open = await serve({ host: '0.0.0.0' });
+      const elsewhere = new URL(open.url);
+      elsewhere.hostname = address;
+      // Bound everywhere, the Host guard still wants a name it was told about.
+      expect((await post(elsewhere, {})).status).toBe(403);
+      const allowed = await serve({
+        host: '0.0.0.0',
+        allowedHosts: ['localhost', address],
+      });
+      elsewhere.port = allowed.url.port;
       expect((await post(elsewhere, {})).status).toBe(200);
     },
   );

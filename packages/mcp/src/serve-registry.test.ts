@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { outcomeRegistry } from './__fixtures__/outcome-registry.ts';
 import { serveOverHttp } from './__fixtures__/serve-over-http.ts';
-import { type RegistryService } from './serve-registry.ts';
+import { type RegistryService } from './serve-options.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -10,12 +10,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { outcomeRegistry } from './__fixtures__/outcome-registry.ts';
 import { pingRegistry } from './__fixtures__/ping-registry.ts';
-import { importMcpTools, type McpImportEvents } from './import-mcp-tools.ts';
-import {
-  createRegistryServer,
-  type RegistryService,
-  serveRegistry,
-} from './serve-registry.ts';
+import { type McpImportEvents } from './import-mcp-options.ts';
+import { importMcpTools } from './import-mcp-tools.ts';
+import { createRegistryServer } from './create-registry-server.ts';
+import { type RegistryService } from './serve-options.ts';
+import { serveRegistry } from './serve-registry.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -60,6 +59,7 @@ async function serveHttp(
 ): Promise<RegistryService & { url: URL }> {
   const service = await serveRegistry(registry, {
     transport: 'http',
+    allowWritesWithoutToken: true,
     ...(logger === undefined ? {} : { logger }),
     ...(port === undefined ? {} : { port }),
   });

@@ -9,6 +9,7 @@ import {
 } from '@openai/agents';
 import { beforeAll, expect, it } from 'vitest';
 import {
+  circuitCalls,
   runAdapterConformance,
   scenarioCalls,
   scenarioRegistry,
@@ -96,7 +97,8 @@ runAdapterConformance({
     const agent = new Agent({
       name: 'probe',
       model,
-      tools: toOpenAIAgentsTools(registry),
+      // The scenario calls the open circuit on purpose, to see its [CIRCUIT_OPEN] text.
+      tools: toOpenAIAgentsTools(registry, { hideOpenCircuits: false }),
     });
     const result = await run(agent, 'Try every outcome.');
     expect(result.finalOutput).toBe('done');
@@ -115,11 +117,25 @@ runAdapterConformance({
     });
     return { text: String(output) };
   },
-  async rejectApproval(registry, needsApproval) {
-    const model = new ScriptedModel([
-      callsTurn([{ id: 'c1', name: 'probe', input: { outcome: 'success' } }]),
-      doneTurn,
-    ]);
+  async toolsPerRequest(registry) {
+    const model = new ScriptedModel([callsTurn(circuitCalls), doneTurn]);
+    const agent = new Agent({
+      name: 'circuit',
+      model,
+      tools: toOpenAIAgentsTools(registry),
+    });
+    const result = await run(agent, 'Try it.');
+    expect(result.finalOutput).toBe('done');
+    return model.requests.map((request) =>
+      request.tools.map((tool) => tool.name).sort(),
+    );
+  },
+  async rejectApproval(
+    registry,
+    needsApproval,
+    calls = [{ id: 'c1', name: 'probe', input: { outcome: 'success' } }],
+  ) {
+    const model = new ScriptedModel([callsTurn(calls), doneTurn]);
     const agent = new Agent({
       name: 'probe',
       model,
@@ -147,5 +163,23 @@ it("answers with Candor's text when the runner's details object throws on every 
   );
   expect(String(output)).toContain('API_ERROR');
   expect(ends).toHaveLength(1);
+  registry.shutdown();
+});
+
+it('hides an open circuit: a model that calls it anyway is told so with toolNotFoundBehavior, else the runner raises', async () => {
+  const { registry } = await scenarioRegistry();
+  const openCall = callsTurn([{ id: 'x', name: 'flaky', input: {} }]);
+  const agent = (model: ScriptedModel) =>
+    new Agent({ name: 'a', model, tools: toOpenAIAgentsTools(registry) });
+  const told = new ScriptedModel([openCall, doneTurn]);
+  const result = await run(agent(told), 'Try it.', {
+    toolNotFoundBehavior: 'return_error_to_model',
+  });
+  expect(result.finalOutput).toBe('done');
+  expect(told.requests[0]?.tools.map((tool) => tool.name)).toEqual(['probe']);
+  expect(toolResultsOf(told.requests[1]).get('x')).toMatch(/flaky/);
+  await expect(
+    run(agent(new ScriptedModel([openCall, doneTurn])), 'Try it.'),
+  ).rejects.toThrow(/Tool flaky not found/);
   registry.shutdown();
 });

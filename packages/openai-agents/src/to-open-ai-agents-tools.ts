@@ -17,7 +17,22 @@ type NonStrictParameters = Extract<
  * call to the SDK's approval, which stops the run with an interruption until the program approves
  * or rejects it. The registry's own `approve` gate still runs on every approved call.
  */
-export type OpenAIAgentsToolsOptions = AdapterToolsOptions;
+export type OpenAIAgentsToolsOptions = AdapterToolsOptions & {
+  /**
+   * Leave a tool whose circuit is open out of the model's next request (the SDK's `isEnabled`,
+   * asked before each turn), as Candor's own `Agent` does; it is offered again once the circuit
+   * closes. Default `true`; `false` offers every tool always (a call to an open one then answers
+   * `[CIRCUIT_OPEN]`).
+   */
+  readonly hideOpenCircuits?: boolean;
+};
+
+// Whether `name`'s circuit is open now: the registry lists it, but not among the closed ones.
+function circuitIsOpen(registry: ToolRegistry, name: string): boolean {
+  return !registry
+    .specs({ hideOpenCircuits: true })
+    .some((spec) => spec.name === name);
+}
 
 /**
  * The registry's tools as OpenAI Agents SDK function tools. Every `execute` goes through
@@ -25,7 +40,8 @@ export type OpenAIAgentsToolsOptions = AdapterToolsOptions;
  * run's abort signal, and returns `toolResultForModel`'s text: an error starts with its code, a
  * partial result says it is incomplete, a denial says the call was NOT executed. It never throws,
  * so no outcome reaches the runner as a crash. Parameters are the registry's JSON Schemas
- * (`strict: false`); the registry validates the arguments. It is an array: pick tools with
+ * (`strict: false`); the registry validates the arguments. A tool whose circuit is open is not
+ * offered to the model (`isEnabled`; `hideOpenCircuits: false` turns that off). It is an array: pick tools with
  * `.filter((tool) => tool.name === …)`.
  *
  * @example
@@ -42,8 +58,13 @@ export function toOpenAIAgentsTools(
   registry: ToolRegistry,
   options: OpenAIAgentsToolsOptions = {},
 ): FunctionTool<unknown, NonStrictParameters>[] {
+  const { hideOpenCircuits = true, ...shared } = options;
+  if (typeof hideOpenCircuits !== 'boolean')
+    throw new TypeError(
+      `toOpenAIAgentsTools: hideOpenCircuits must be a boolean, got ${typeof hideOpenCircuits}`,
+    );
   const bound = adapterTools(registry, {
-    ...options,
+    ...shared,
     caller: 'toOpenAIAgentsTools',
     callIdOf,
     signalOf,
@@ -55,6 +76,9 @@ export function toOpenAIAgentsTools(
       // A copy: the registry's schema is frozen; the SDK only forwards it (no validation).
       parameters: structuredClone(spec.inputSchema) as NonStrictParameters,
       strict: false,
+      ...(hideOpenCircuits
+        ? { isEnabled: () => !circuitIsOpen(registry, spec.name) }
+        : {}),
       ...(needsApproval === undefined
         ? {}
         : {

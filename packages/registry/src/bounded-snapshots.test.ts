@@ -5,11 +5,11 @@ import { z } from 'zod';
 import {
   SNAPSHOT_MAX_CHARS,
   SNAPSHOT_MAX_DEPTH,
-  snapshotFields,
-  snapshotJson,
   TOO_DEEP,
   TOO_LARGE,
-} from './snapshot-json.ts';
+} from './snapshot-budget.ts';
+import { snapshotFields } from './snapshot-fields.ts';
+import { snapshotJson } from './snapshot-json.ts';
 import { ToolRegistry } from './tool-registry.ts';
 
 /** `{ a: { a: … { a: leaf } } }`, `levels` objects deep, built without recursion. */

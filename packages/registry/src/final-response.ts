@@ -20,7 +20,7 @@ export function finalResponse(
   const bounded = boundDetails(done.result.response);
   // Read once: scrubbing keeps the keys a response has.
   const unnamed = hasUnnamedKeys(bounded);
-  const response = scrubResponse(seam.redactor, bounded, done.secrets);
+  const response = scrubResponse(seam.redactor, bounded, done.secrets, unnamed);
   const stats = finalStats(response.stats, durationMs, done.result.attempts);
   const context =
     response.context === undefined

@@ -6,11 +6,8 @@ import {
   ToolResponse as Responses,
   type ToolStats,
 } from '@candor/tools';
-import {
-  assembleFields,
-  snapshotFields,
-  snapshotJson,
-} from './snapshot-json.ts';
+import { assembleFields, snapshotFields } from './snapshot-fields.ts';
+import { snapshotJson } from './snapshot-json.ts';
 
 const STATUSES: ReadonlySet<unknown> = new Set(['success', 'partial', 'error']);
 

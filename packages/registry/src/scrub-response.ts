@@ -12,10 +12,14 @@ import { type SecretRedactor, type ToolResponse } from '@candor/tools';
  * One walk looks for secret keys and values first; when there is neither (most calls), the
  * censoring would change nothing, and the response is returned as it is.
  */
+// Positional, as every stage on the hot path: an options object would be one more allocation
+// per call.
+// eslint-disable-next-line max-params
 export function scrubResponse(
   redactor: SecretRedactor,
   response: ToolResponse,
   argumentSecrets: readonly string[],
+  unnamed: boolean,
 ): ToolResponse {
   const secrets = argumentSecrets.length === 0 ? [] : [...argumentSecrets];
   const details =
@@ -24,7 +28,7 @@ export function scrubResponse(
     'data' in response && redactor.collectSecrets(response.data, secrets);
   const detailsKeyed = redactor.collectSecrets(details, secrets);
   const contextKeyed = redactor.collectSecrets(response.context, secrets);
-  const extra = unnamedFields(response, namedResponseKey);
+  const extra = unnamed ? unnamedFields(response, namedResponseKey) : undefined;
   const extraInfo =
     response.status === 'error'
       ? unnamedFields(response.errorInfo, namedErrorInfoKey)

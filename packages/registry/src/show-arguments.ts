@@ -1,10 +1,7 @@
 import { type SecretRedactor } from '@candor/tools';
 import { type ParsedArguments } from './decode-arguments.ts';
-import {
-  SNAPSHOT_MAX_CHARS,
-  snapshotJson,
-  TOO_LARGE,
-} from './snapshot-json.ts';
+import { SNAPSHOT_MAX_CHARS, TOO_LARGE } from './snapshot-budget.ts';
+import { snapshotJson } from './snapshot-json.ts';
 
 /** No secret values: shared, as nothing changes it. */
 export const noSecrets: readonly string[] = Object.freeze([]);

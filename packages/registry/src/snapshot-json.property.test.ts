@@ -2,11 +2,8 @@ import { SecretRedactor, ToolResponse } from '@candor/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normaliseStructured, wellFormed } from './normalise-response.ts';
-import {
-  assembleFields,
-  snapshotFields,
-  snapshotJson,
-} from './snapshot-json.ts';
+import { assembleFields, snapshotFields } from './snapshot-fields.ts';
+import { snapshotJson } from './snapshot-json.ts';
 
 // `pnpm test:fuzz` with CANDOR_FUZZ_RUNS and CANDOR_FUZZ_SEED runs these longer or replays a
 // failure; CI runs the default count.

@@ -1,5 +1,12 @@
 import { describeThrown } from '@candor/errors';
 import { type SecretRedactor } from '@candor/tools';
+import {
+  budget,
+  SNAPSHOT_MAX_CHARS,
+  SNAPSHOT_MAX_DEPTH,
+  TOO_DEEP,
+  tooLarge,
+} from './snapshot-budget.ts';
 
 /**
  * Censoring during the copy: a secret-looking key's value is copied (so what cannot be JSON still
@@ -16,44 +23,12 @@ export interface Redaction {
  * by climbing the chain (one small object per level, where an array of ancestors cost its
  * backing store on every call).
  */
-interface Walk {
+export interface Walk {
   readonly container: object | undefined;
   readonly up: Walk | undefined;
   readonly redaction: Redaction | undefined;
   /** The container's depth: 0 for the value itself, -1 outside it. */
   readonly depth: number;
-}
-
-/**
- * Containers a snapshot keeps, counting the value itself: a deeper one is {@link TOO_DEEP}. The
- * depth `SecretRedactor` keeps, so arguments read from JSON text and given as objects agree, and
- * whatever reads a response later (`JSON.stringify`, a logger, a schema) never runs out of stack.
- */
-export const SNAPSHOT_MAX_DEPTH = 32;
-
-/**
- * About how much JSON text a snapshot keeps: each string's length, each key's length plus one,
- * one per other value. Past it, one {@link TOO_LARGE} takes the next value's place and the rest
- * is left out, so a response stays far below the longest string V8 can build (2^29 characters).
- */
-export const SNAPSHOT_MAX_CHARS = 2 ** 24;
-
-/** What a container deeper than {@link SNAPSHOT_MAX_DEPTH} becomes: the redactor's own words. */
-export const TOO_DEEP = '[Truncated: too deep]';
-
-/** What stands where a snapshot passed {@link SNAPSHOT_MAX_CHARS}; nothing after it is kept. */
-export const TOO_LARGE = '[Truncated: too large]';
-
-// The budget of the snapshot being taken. Module state rather than a field of each walk, so a
-// snapshot allocates nothing for it; saved and restored around each snapshot, because a getter
-// or `toJSON` may take a snapshot of its own while one is being taken.
-let remaining = SNAPSHOT_MAX_CHARS;
-/** Whether the snapshot being taken has placed its {@link TOO_LARGE}. */
-let marked = false;
-
-function tooLarge(): string {
-  marked = true;
-  return TOO_LARGE;
 }
 
 /** A value read once into plain JSON, or why it cannot be. */
@@ -72,15 +47,20 @@ export type JsonSnapshot =
  * functions in arrays as `null`); on a shared runtime the round trip through text cost about
  * four times as much. Anything else (a `Date`, a `Map`, a class instance, a boxed primitive) is
  * handed to `JSON.stringify` itself, so its rules are never re-implemented here.
+ *
+ * The copy is bounded (`snapshot-budget.ts`): 32 levels, then `'[Truncated: too deep]'` for each
+ * deeper container; about 2^24 characters, then one `'[Truncated: too large]'` and nothing more.
+ * So whatever reads the copy later, `JSON.stringify` included, cannot run out of stack or of
+ * string length.
  */
 export function snapshotJson(
   value: unknown,
   redaction?: Redaction,
 ): JsonSnapshot {
-  const savedRemaining = remaining;
-  const savedMarked = marked;
-  remaining = SNAPSHOT_MAX_CHARS;
-  marked = false;
+  const savedRemaining = budget.remaining;
+  const savedMarked = budget.marked;
+  budget.remaining = SNAPSHOT_MAX_CHARS;
+  budget.marked = false;
   try {
     return {
       ok: true,
@@ -95,151 +75,20 @@ export function snapshotJson(
   } catch (error: unknown) {
     return { ok: false, reason: describeThrown(error) };
   } finally {
-    remaining = savedRemaining;
-    marked = savedMarked;
+    budget.remaining = savedRemaining;
+    budget.marked = savedMarked;
   }
 }
 
 /** The walk outside any container, without censoring: shared, as nothing changes it. */
-const outside: Walk = Object.freeze({
+export const outside: Walk = Object.freeze({
   container: undefined,
   up: undefined,
   redaction: undefined,
   depth: -1,
 });
 
-/**
- * A top-level plain object read as its fields: each own enumerable key's value read once and
- * copied as {@link snapshotJson} would copy it, in key order, without the keys JSON leaves out
- * (`undefined`, functions, symbols). For a reader that builds its own object from known fields
- * (the registry's responses, which have a few fixed shapes) instead of a copy with one key
- * stored at a time. Anything else (an array, a class instance, a value with `toJSON`) is copied
- * whole, as `snapshotJson` copies it.
- */
-export type FieldsSnapshot =
-  | {
-      readonly ok: true;
-      readonly keys: readonly string[];
-      readonly values: readonly unknown[];
-    }
-  | JsonSnapshot;
-
-export function snapshotFields(value: object): FieldsSnapshot {
-  const savedRemaining = remaining;
-  const savedMarked = marked;
-  remaining = SNAPSHOT_MAX_CHARS;
-  marked = false;
-  try {
-    const array = Array.isArray(value);
-    // The same order of reads as the general walk: the prototype, then `toJSON`, then the keys.
-    if (!array && !isPlain(value)) {
-      return { ok: true, value: viaText(value, '', outside) };
-    }
-    const toJson: unknown = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJson === 'function') {
-      return {
-        ok: true,
-        value: afterToJson(toJson.call(value, ''), '', outside),
-      };
-    }
-    if (array) return { ok: true, value: copyContainer(value, outside) };
-    const walk: Walk = {
-      container: value,
-      up: undefined,
-      redaction: undefined,
-      depth: 0,
-    };
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record);
-    // Sized once: growing from empty cost a backing store of 17 slots on every call.
-    const values: unknown[] = new Array<unknown>(keys.length);
-    let count = 0;
-    let kept: string[] | undefined;
-    // Each field the wire schema names has a budget of its own, so a large `data` cannot cut
-    // `stats` away; the other fields share one.
-    let otherRemaining = SNAPSHOT_MAX_CHARS;
-    let otherMarked = false;
-    for (const name of keys) {
-      const named = isResponseField(name);
-      if (named) {
-        remaining = SNAPSHOT_MAX_CHARS;
-        marked = false;
-      } else {
-        remaining = otherRemaining - (name.length + 1);
-        marked = otherMarked;
-        if (remaining < 0) {
-          // Past the shared budget: the marker in the next such field's place, then none.
-          kept ??= keys.slice(0, count);
-          if (!marked) {
-            kept.push(name);
-            values[count] = tooLarge();
-            count += 1;
-          }
-          otherRemaining = remaining;
-          otherMarked = true;
-          continue;
-        }
-      }
-      const raw = record[name];
-      // A response's text is left out of the budget: `maxResultChars` cuts it later, keeping its
-      // head and tail, where the marker would keep neither.
-      const item =
-        name === 'text' && typeof raw === 'string'
-          ? raw
-          : copy(raw, name, walk);
-      if (!named) {
-        otherRemaining = remaining;
-        otherMarked = marked;
-      }
-      if (item === undefined) {
-        kept ??= keys.slice(0, count);
-        continue;
-      }
-      kept?.push(name);
-      values[count] = item;
-      count += 1;
-    }
-    if (count < values.length) values.length = count;
-    return { ok: true, keys: kept ?? keys, values };
-  } catch (error: unknown) {
-    return { ok: false, reason: describeThrown(error) };
-  } finally {
-    remaining = savedRemaining;
-    marked = savedMarked;
-  }
-}
-
-/** Whether `name` is a field the wire schema names in a response. */
-function isResponseField(name: string): boolean {
-  switch (name) {
-    case 'status':
-    case 'text':
-    case 'data':
-    case 'stats':
-    case 'context':
-    case 'reason':
-    case 'errorInfo':
-      return true;
-    default:
-      return false;
-  }
-}
-
-/** The plain copy {@link snapshotJson} would have made of the fields {@link snapshotFields} read. */
-export function assembleFields(
-  keys: readonly string[],
-  values: readonly unknown[],
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  let index = 0;
-  for (const name of keys) {
-    setKey(out, name, values[index]);
-    index += 1;
-  }
-  return out;
-}
-
-function setKey(
+export function setKey(
   out: Record<string, unknown>,
   name: string,
   item: unknown,
@@ -257,11 +106,15 @@ function setKey(
   }
 }
 
-function copy(value: unknown, key: string | number, walk: Walk): unknown {
+export function copy(
+  value: unknown,
+  key: string | number,
+  walk: Walk,
+): unknown {
   switch (typeof value) {
     case 'string':
-      remaining -= value.length;
-      return remaining < 0 ? tooLarge() : value;
+      budget.remaining -= value.length;
+      return budget.remaining < 0 ? tooLarge() : value;
     case 'boolean':
       return value;
     case 'number':
@@ -297,7 +150,7 @@ function viaToJson(
 }
 
 /** What `toJSON` returned: serialised as it is, its own `toJSON` not called again. */
-function afterToJson(
+export function afterToJson(
   value: unknown,
   key: string | number,
   walk: Walk,
@@ -314,7 +167,7 @@ function afterToJson(
   return copyContainer(value, walk);
 }
 
-function isPlain(value: object): boolean {
+export function isPlain(value: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }
@@ -330,7 +183,7 @@ function copyObject(value: object, key: string | number, walk: Walk): unknown {
   return copyContainer(value, walk);
 }
 
-function copyContainer(value: object, outer: Walk): unknown {
+export function copyContainer(value: object, outer: Walk): unknown {
   for (let at: Walk | undefined = outer; at !== undefined; at = at.up) {
     if (at.container === value) {
       throw new TypeError('Converting circular structure to JSON');
@@ -345,9 +198,9 @@ function copyContainer(value: object, outer: Walk): unknown {
     const length = items.length;
     const out: unknown[] = [];
     for (let index = 0; index < length; index++) {
-      remaining -= 1;
-      if (remaining < 0) {
-        if (!marked) out.push(tooLarge());
+      budget.remaining -= 1;
+      if (budget.remaining < 0) {
+        if (!budget.marked) out.push(tooLarge());
         break;
       }
       const item = copy(items[index], index, walk);
@@ -359,9 +212,9 @@ function copyContainer(value: object, outer: Walk): unknown {
   const keys = Object.keys(record);
   const out: Record<string, unknown> = {};
   for (const name of keys) {
-    remaining -= name.length + 1;
-    if (remaining < 0) {
-      if (!marked) setKey(out, name, tooLarge());
+    budget.remaining -= name.length + 1;
+    if (budget.remaining < 0) {
+      if (!budget.marked) setKey(out, name, tooLarge());
       break;
     }
     const secret = redaction?.redactor.isSecretKey(name) === true;
@@ -390,7 +243,11 @@ function copyContainer(value: object, outer: Walk): unknown {
  * JSON.stringify's own answer for a value that is not a plain object or array, copied again as
  * plain data so it keeps the snapshot's bounds (and its censoring) too.
  */
-function viaText(value: object, key: string | number, walk: Walk): unknown {
+export function viaText(
+  value: object,
+  key: string | number,
+  walk: Walk,
+): unknown {
   // Wrapped so a toJSON(key) sees the key it would see inside the whole value.
   const text = JSON.stringify({ [String(key)]: value });
   const parsed = JSON.parse(text) as Record<string, unknown>;

@@ -150,7 +150,8 @@ export function checkThinkingReplay(
   );
   if (broken < 0) return undefined;
   const got = blocks[broken];
-  // The API verifies each block's signature (redacted data is verified the same way).
+  // The API verifies each block's signature; the redacted-data wording is modelled on the
+  // signature one (no public report of it was found).
   return invalid(
     got?.['type'] === 'redacted_thinking'
       ? `messages.${index}.content.${broken}: Invalid \`data\` in \`redacted_thinking\` block`

@@ -1,24 +1,15 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useStart } from './__fixtures__/serve.ts';
 import { deliveryFaults } from './delivery-faults.ts';
-import { LlmTestServer, type RunningLlmTestServer } from './llm-test-server.ts';
+import { LlmTestServer } from './llm-test-server.ts';
 
 // Arguments with an escaped quote, a backslash, a multibyte character and an astral one:
 // slices of 3 code units cut through all of them.
 const args = { city: 'Zürich "Nord"', path: 'C:\\tmp', mood: '😀' };
 
-let running: RunningLlmTestServer | undefined;
-
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
-
-async function start(server: LlmTestServer): Promise<string> {
-  running = await server.start();
-  return running.url;
-}
+const start = useStart();
 
 describe('official openai client', () => {
   it('assembles a streamed, fragmented, parallel tool call', async () => {
@@ -243,6 +234,85 @@ describe('official anthropic client', () => {
     const message = await client.messages.create(request);
     expect(message.content).toEqual([
       expect.objectContaining({ type: 'text', text: 'Hello!' }),
+    ]);
+  });
+});
+
+describe('official openai client, Responses', () => {
+  it('assembles a streamed reasoning item, function call and usage with the Responses helper', async () => {
+    const server = new LlmTestServer();
+    server.conversation('weather', (c) => {
+      c.step('ask')
+        .whenUser('weather')
+        .thinks([
+          {
+            type: 'thinking',
+            thinking: 'Look it up.',
+            signature: 'enc-AAAA-1',
+          },
+        ])
+        .reasoningTokens(64)
+        .callsTools([
+          { id: 'call_1', name: 'get_weather', args: { city: 'Paris' } },
+        ]);
+    });
+    const url = await start(server);
+    const client = new OpenAI({
+      apiKey: 'k',
+      baseURL: `${url}/v1`,
+      maxRetries: 0,
+    });
+    const types: string[] = [];
+    const stream = client.responses.stream({
+      model: 'gpt-test',
+      input: 'weather in Paris?',
+      store: false,
+      include: ['reasoning.encrypted_content'],
+    });
+    stream.on('event', (event) => {
+      types.push(event.type);
+    });
+    const response = await stream.finalResponse();
+    expect(response.status).toBe('completed');
+    // The helper adds `parsed_arguments` to function calls.
+    expect(response.output).toMatchObject([
+      {
+        id: 'rs_1_0',
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: 'Look it up.' }],
+        encrypted_content: 'enc-AAAA-1',
+      },
+      {
+        id: 'fc_1_0',
+        type: 'function_call',
+        status: 'completed',
+        call_id: 'call_1',
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+      },
+    ]);
+    expect(response.usage?.output_tokens_details.reasoning_tokens).toBe(64);
+    // output_tokens include the reasoning tokens.
+    expect(response.usage?.output_tokens).toBe(64 + 4);
+    expect(types).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.reasoning_summary_part.added',
+      // 'Look ', 'it ', 'up.'
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.done',
+      'response.reasoning_summary_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.completed',
     ]);
   });
 });

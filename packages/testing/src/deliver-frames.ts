@@ -79,12 +79,15 @@ function transformFrames(
     case 'in-stream-error':
       return [
         ...frames.slice(0, fault.afterFrames).map((frame) => frame.text),
-        protocol.streamErrorFrame({
-          // An error after a 200 is a server-side failure: OpenAI renders it as server_error.
-          status: fault.error.status ?? 500,
-          code: fault.error.code,
-          message: fault.error.message,
-        }),
+        protocol.streamErrorFrame(
+          {
+            // An error after a 200 is a server-side failure: OpenAI renders it as server_error.
+            status: fault.error.status ?? 500,
+            code: fault.error.code,
+            message: fault.error.message,
+          },
+          fault.error,
+        ),
       ];
     case undefined:
     case 'reset-before-headers':

@@ -1,21 +1,18 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useRunning } from './__fixtures__/serve.ts';
 import {
   anthropicChat,
   anthropicHeaders,
   openAiChat,
+  parseEvents,
   post,
   readEvents,
+  readUntilError,
 } from './__fixtures__/wire-client.ts';
 import { deliveryFaults, type DeliveryFault } from './delivery-faults.ts';
-import { LlmTestServer, type RunningLlmTestServer } from './llm-test-server.ts';
+import { LlmTestServer } from './llm-test-server.ts';
 
-let running: RunningLlmTestServer | undefined;
-
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
+const running = useRunning();
 
 const words = 'alpha beta gamma delta epsilon';
 
@@ -31,8 +28,8 @@ async function serveWith(
     }
     step.responds(words);
   });
-  running = await server.start();
-  return { server, url: running.url };
+  const { url } = await running.start(server);
+  return { server, url };
 }
 
 function streamChat(url: string): Promise<Response> {
@@ -40,32 +37,6 @@ function streamChat(url: string): Promise<Response> {
     `${url}/v1/chat/completions`,
     openAiChat([{ role: 'user', content: 'hi' }], { stream: true }),
   );
-}
-
-/** Reads a body until it ends or breaks; returns what arrived and the error, if any. */
-async function readUntilError(
-  response: Response,
-): Promise<{ readonly text: string; readonly error: unknown }> {
-  const reader = response.body?.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for (;;) {
-      const chunk = await reader?.read();
-      if (chunk === undefined || chunk.done) {
-        return { text: text + decoder.decode(), error: undefined };
-      }
-      text += decoder.decode(chunk.value as Uint8Array, { stream: true });
-    }
-  } catch (error: unknown) {
-    return { text, error };
-  }
-}
-
-function parseEvents(text: string): readonly EventSourceMessage[] {
-  const events: EventSourceMessage[] = [];
-  createParser({ onEvent: (event) => events.push(event) }).feed(text);
-  return events;
 }
 
 describe('delivery faults', () => {
@@ -109,8 +80,7 @@ describe('delivery faults', () => {
     await attempt.stream.stalled();
     expect(attempt.framesSent).toBe(2);
     const reading = readUntilError(response);
-    await running?.close();
-    running = undefined;
+    await running.close();
     expect(await attempt.settled).toBe('stalled');
     const { text, error } = await reading;
     expect(error).toBeInstanceOf(Error);
@@ -200,9 +170,9 @@ describe('delivery faults', () => {
         )
         .responds('hi');
     });
-    running = await server.start();
+    const { url } = await running.start(server);
     const response = await post(
-      `${running.url}/v1/messages`,
+      `${url}/v1/messages`,
       anthropicChat([{ role: 'user', content: 'hi' }], { stream: true }),
       { headers: anthropicHeaders },
     );
@@ -232,10 +202,10 @@ describe('delivery faults', () => {
     server.conversation('plain', (c) => {
       c.step('plain').whenUser('plain').responds(text);
     });
-    running = await server.start();
+    const { url } = await running.start(server);
     const ask = (content: string): Promise<Response> =>
       post(
-        `${running?.url ?? ''}/v1/chat/completions`,
+        `${url}/v1/chat/completions`,
         openAiChat([{ role: 'user', content }], { stream: true }),
       );
     const plain = Buffer.from(await (await ask('plain')).arrayBuffer());
@@ -277,10 +247,10 @@ describe('delivery faults', () => {
         .deliversWith(deliveryFaults.noTerminalFrame())
         .responds('x');
     });
-    running = await server.start();
+    const { url } = await running.start(server);
     const openAi = await readEvents(
       await post(
-        `${running.url}/v1/chat/completions`,
+        `${url}/v1/chat/completions`,
         openAiChat([{ role: 'user', content: 'o' }], { stream: true }),
       ),
     );
@@ -288,7 +258,7 @@ describe('delivery faults', () => {
     expect(openAi.some((event) => event.data === '[DONE]')).toBe(false);
     const anthropic = await readEvents(
       await post(
-        `${running.url}/v1/messages`,
+        `${url}/v1/messages`,
         anthropicChat([{ role: 'user', content: 'a' }], { stream: true }),
         { headers: anthropicHeaders },
       ),
@@ -370,10 +340,10 @@ describe('stream controller', () => {
     server.conversation('c', (c) => {
       c.step('big').responds(`start ${'x'.repeat(16 * 1024 * 1024)}`);
     });
-    running = await server.start();
+    const { url } = await running.start(server);
     const abort = new AbortController();
     const response = await post(
-      `${running.url}/v1/chat/completions`,
+      `${url}/v1/chat/completions`,
       openAiChat([{ role: 'user', content: 'hi' }], { stream: true }),
       { signal: abort.signal },
     );
@@ -400,8 +370,7 @@ describe('close()', () => {
     const attempt = await server.waitForAttempt(1);
     await attempt.stream.stalled();
     const reading = readUntilError(response);
-    await running?.close();
-    running = undefined;
+    await running.close();
     await reading;
     expect(count()).toBe(before);
     expect(attempt.outcome).toBe('stalled');

@@ -7,6 +7,11 @@ export interface InStreamError {
   readonly message: string;
   /** The HTTP-style status the error carries; Gemini sends it as `error.code`. Default 500. */
   readonly status?: number;
+  /**
+   * OpenAI Responses: send an `error` event (default) or a `response.failed` event whose
+   * `response.error` carries `code` and `message`.
+   */
+  readonly event?: 'error' | 'response.failed';
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * A scripted LLM provider test server: OpenAI Chat Completions and Anthropic Messages over real
- * sockets, with scripted conversations, tool-result faults, provider errors and delivery faults.
+ * A scripted LLM provider test server: OpenAI Chat Completions and Responses, Anthropic Messages
+ * and Gemini over real sockets, with scripted conversations, reasoning state and the vendors'
+ * strict rules, tool-result faults, provider errors and delivery faults.
  *
  * @packageDocumentation
  * @module \@candor/testing

@@ -5,158 +5,37 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anthropicProtocol } from './anthropic-protocol.ts';
+import { acceptRequest, type Rejection } from './accept-request.ts';
 import type { Attempt } from './attempt.ts';
+import { AttemptJournal } from './attempt-journal.ts';
 import { AttemptRecord } from './attempt-record.ts';
-import { classifyToolResult } from './classify-tool-result.ts';
 import { Conversation } from './conversation.ts';
+import { deliverFrames } from './deliver-frames.ts';
+import { describeView, mentions } from './describe-request.ts';
+import { guardTestServerLogger } from './guard-test-server-logger.ts';
+import type {
+  ContentFilterOptions,
+  LlmTestServerOptions,
+  RunningLlmTestServer,
+} from './llm-test-server-options.ts';
+import type { ProviderProtocol } from './provider-protocol.ts';
+import { flattenHeaders, parseJson, readBody } from './read-request.ts';
+import { route } from './route-request.ts';
+import { ScriptError } from './script-error.ts';
+import type { ScriptedReply } from './scripted-reply.ts';
+import { sendError, type Answer } from './send-error.ts';
+import { SentState } from './sent-state.ts';
 import type { QueuedAttempt, Step } from './step.ts';
 import type { ConversationHandle, ConversationScript } from './step-script.ts';
-import { viewHistory, type RequestView } from './view-history.ts';
-import { deliverFrames } from './deliver-frames.ts';
-import { geminiProtocol } from './gemini-protocol.ts';
-import { guardTestServerLogger } from './guard-test-server-logger.ts';
-import { openAiProtocol } from './openai-protocol.ts';
-import {
-  isProviderError,
-  type ParsedRequest,
-  type ProviderError,
-  type ProviderProtocol,
-} from './provider-protocol.ts';
-import { ScriptError } from './script-error.ts';
-import { SentState } from './sent-state.ts';
-import type { ScriptedReply } from './scripted-reply.ts';
 import type { TestServerLogger } from './test-server-logger.ts';
+import { viewHistory, type RequestView } from './view-history.ts';
+import { waitForDelay } from './wait-for-delay.ts';
 
-/** Options for {@link LlmTestServer}. */
-export interface LlmTestServerOptions {
-  /**
-   * Answer broken tool history (a tool call with no result, an orphan result) with the
-   * provider's own 400, as the real APIs do. Default `true`. Turn it off to let
-   * `whenToolResult(…, 'missing')` steps match.
-   */
-  readonly strict?: boolean;
-  /** When set, only this key is accepted; otherwise any non-empty key is. */
-  readonly apiKey?: string;
-  /** UTF-16 code units per tool-argument fragment in streams. Default 7. */
-  readonly argumentSliceLength?: number;
-  /** Largest accepted request body. Default 10 MiB. */
-  readonly maxBodyBytes?: number;
-  /** A pino-compatible logger. Default: silent. */
-  readonly logger?: TestServerLogger;
-}
-
-/** Options for {@link LlmTestServer.simulateContentFilter}. */
-export interface ContentFilterOptions {
-  /**
-   * `http400` (default): reject the request with a 400 whose code is `content_filter`.
-   * `finish_reason`: answer 200 with OpenAI `finish_reason: "content_filter"` / Anthropic
-   * `stop_reason: "refusal"` and no content.
-   */
-  readonly style?: 'http400' | 'finish_reason';
-}
-
-/** The running server: its base URL and a `close()` that leaves no open handles. */
-export interface RunningLlmTestServer {
-  /** `http://127.0.0.1:<port>`. OpenAI clients use `${url}/v1` as base URL; Anthropic clients use `url`. */
-  readonly url: string;
-  /** Destroys every connection (stalled ones included) and stops listening. Safe to destructure. */
-  readonly close: () => Promise<void>;
-}
-
-interface Route {
-  readonly protocol: ProviderProtocol;
-  readonly known: boolean;
-}
-
-// OpenAI last: it is the fallback shape for paths no provider claims.
-const protocols: readonly ProviderProtocol[] = [
-  anthropicProtocol,
-  geminiProtocol,
-  openAiProtocol,
-];
-
-function route(path: string): Route {
-  const known = protocols.find((protocol) => protocol.matches(path));
-  if (known !== undefined) return { protocol: known, known: true };
-  // Answer unknown paths in the shape of the provider the path most resembles.
-  return {
-    protocol:
-      protocols.find((protocol) => protocol.resembles(path)) ?? openAiProtocol,
-    known: false,
-  };
-}
-
-function flattenHeaders(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) {
-      headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
-  }
-  return headers;
-}
-
-function readBody(
-  req: IncomingMessage,
-  limit: number,
-): Promise<Buffer | 'too-large' | 'aborted'> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-      }
-    });
-    req.on('end', () => {
-      resolve(size > limit ? 'too-large' : Buffer.concat(chunks));
-    });
-    req.on('error', () => {
-      resolve('aborted');
-    });
-    req.on('close', () => {
-      if (!req.complete) {
-        resolve('aborted');
-      }
-    });
-  });
-}
-
-function parseJson(raw: Buffer): {
-  readonly ok: boolean;
-  readonly value: unknown;
-} {
-  try {
-    return { ok: true, value: JSON.parse(raw.toString('utf8')) as unknown };
-  } catch {
-    return { ok: false, value: undefined };
-  }
-}
-
-function mentions(request: ParsedRequest, term: string): boolean {
-  const needle = term.toLowerCase();
-  return request.history.some((event) => {
-    const text =
-      event.type === 'tool-result'
-        ? (classifyToolResult({ content: event.content }).text ?? '')
-        : event.text;
-    return text.toLowerCase().includes(needle);
-  });
-}
-
-function describe(view: RequestView): string {
-  if (view.userText !== undefined) {
-    return `latest user text ${JSON.stringify(view.userText.slice(0, 80))}`;
-  }
-  const results = [...view.results.entries()].map(
-    ([callId, result]) => `${callId}=${classifyToolResult(result).kind}`,
-  );
-  return results.length > 0
-    ? `latest tool results ${results.join(', ')}`
-    : 'no user text or tool results after the last assistant turn';
-}
+export type {
+  ContentFilterOptions,
+  LlmTestServerOptions,
+  RunningLlmTestServer,
+} from './llm-test-server-options.ts';
 
 function afterLoopTurn(): Promise<void> {
   return new Promise((resolve) => {
@@ -164,27 +43,15 @@ function afterLoopTurn(): Promise<void> {
   });
 }
 
-interface Rejection {
-  readonly reason: string;
-  readonly error: ProviderError;
-}
-
 interface Matched {
   readonly conversation: Conversation;
   readonly step: Step;
 }
 
-/** Everything needed to answer one matched request. */
-interface Answer {
-  readonly record: AttemptRecord;
-  readonly res: ServerResponse;
-  readonly protocol: ProviderProtocol;
-  readonly request: ParsedRequest;
-}
-
 /**
- * A scripted LLM provider on a real `node:http` server: OpenAI Chat Completions and
- * Anthropic Messages, scripted conversations, provider errors, and delivery faults, with a
+ * A scripted LLM provider on a real `node:http` server: OpenAI Chat Completions and Responses,
+ * Anthropic Messages and Gemini, scripted conversations with the vendors' reasoning state and
+ * strict rules, provider errors, and delivery faults, with a
  * journal and stream controllers so tests wait on events instead of timers.
  *
  * @example
@@ -208,8 +75,7 @@ export class LlmTestServer {
     readonly term: string;
     readonly style: 'http400' | 'finish_reason';
   }[] = [];
-  readonly #journal: AttemptRecord[] = [];
-  readonly #journalWaiters = new Map<number, (() => void)[]>();
+  readonly #journal: AttemptJournal;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #sent = new SentState();
   #server: Server | undefined;
@@ -228,6 +94,7 @@ export class LlmTestServer {
     this.#maxBodyBytes = options.maxBodyBytes ?? 10 * 1024 * 1024;
     // Guarded: the server logs while answering, where a throw would cost the request its reply.
     this.#logger = guardTestServerLogger(options.logger);
+    this.#journal = new AttemptJournal(this.#logger);
   }
 
   /**
@@ -263,7 +130,7 @@ export class LlmTestServer {
 
   /** Every request so far, in arrival order. */
   get journal(): readonly Attempt[] {
-    return this.#journal;
+    return this.#journal.entries;
   }
 
   /**
@@ -271,37 +138,12 @@ export class LlmTestServer {
    * stall has been armed by then, so the test can act on it at once.
    */
   waitForAttempt(n: number): Promise<Attempt> {
-    const existing = this.#journal[n - 1];
-    if (existing !== undefined) {
-      return Promise.resolve(existing);
-    }
-    return new Promise((resolve) => {
-      const waiters = this.#journalWaiters.get(n) ?? [];
-      waiters.push(() => {
-        const attempt = this.#journal[n - 1];
-        if (attempt !== undefined) {
-          resolve(attempt);
-        }
-      });
-      this.#journalWaiters.set(n, waiters);
-    });
+    return this.#journal.waitForAttempt(n);
   }
 
   /** Throws, listing them, if any request matched no step. */
   assertNoUnmatched(): void {
-    const unmatched = this.#journal.filter(
-      (entry) => entry.disposition === 'unmatched',
-    );
-    if (unmatched.length > 0) {
-      throw new Error(
-        `${unmatched.length} request(s) matched no scripted step:\n${unmatched
-          .map(
-            (entry) =>
-              `  #${entry.number} ${entry.method} ${entry.path}: ${entry.reason ?? ''}`,
-          )
-          .join('\n')}`,
-      );
-    }
+    this.#journal.assertNoUnmatched();
   }
 
   /** Starts listening on 127.0.0.1 on a free port. */
@@ -353,31 +195,6 @@ export class LlmTestServer {
     await afterLoopTurn();
   }
 
-  #record(record: AttemptRecord): void {
-    this.#journal.push(record);
-    this.#logger.debug(
-      {
-        attempt: record.number,
-        disposition: record.disposition,
-        conversation: record.conversation,
-        step: record.step,
-        reason: record.reason,
-      },
-      'llm test server: request',
-    );
-    if (record.disposition !== 'matched') {
-      this.#logger.warn(
-        { attempt: record.number, path: record.path, reason: record.reason },
-        `llm test server: ${record.disposition} request`,
-      );
-    }
-    const waiters = this.#journalWaiters.get(record.number);
-    this.#journalWaiters.delete(record.number);
-    for (const waiter of waiters ?? []) {
-      waiter();
-    }
-  }
-
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req, this.#maxBodyBytes);
     if (raw === 'aborted') {
@@ -389,7 +206,7 @@ export class LlmTestServer {
     const parsed =
       raw === 'too-large' ? { ok: false, value: undefined } : parseJson(raw);
     const record = new AttemptRecord({
-      number: this.#journal.length + 1,
+      number: this.#journal.nextNumber,
       provider: known ? protocol.provider : undefined,
       method: req.method ?? 'GET',
       path,
@@ -410,7 +227,10 @@ export class LlmTestServer {
         record.settle('client-aborted');
       }
     });
-    const accepted = this.#accept({
+    const accepted = acceptRequest({
+      apiKey: this.#apiKey,
+      strict: this.#strict,
+      sent: this.#sent,
       req,
       raw,
       known,
@@ -435,72 +255,18 @@ export class LlmTestServer {
     const matched = this.#match(view);
     if (matched === undefined) {
       record.disposition = 'unmatched';
-      record.reason = `no scripted step matches (${describe(view)})`;
-      this.#record(record);
-      this.#sendError(answer, {
+      record.reason = `no scripted step matches (${describeView(view)})`;
+      this.#journal.record(record);
+      sendError(answer, {
         error: {
           status: 400,
           code: null,
-          message: `candor LlmTestServer: no scripted step matches this request (${describe(view)})`,
+          message: `candor LlmTestServer: no scripted step matches this request (${describeView(view)})`,
         },
       });
       return;
     }
     await this.#answerStep(answer, matched);
-  }
-
-  /** The provider's own checks, in its order: path, auth, body, shape, tool history. */
-  #accept(input: {
-    readonly req: IncomingMessage;
-    readonly raw: Buffer | 'too-large';
-    readonly known: boolean;
-    readonly protocol: ProviderProtocol;
-    readonly headers: Readonly<Record<string, string>>;
-    readonly parsed: { readonly ok: boolean; readonly value: unknown };
-  }): { readonly request: ParsedRequest } | { readonly rejection: Rejection } {
-    const reject = (reason: string, error: ProviderError) => ({
-      rejection: { reason, error },
-    });
-    const { protocol } = input;
-    if (!input.known || input.req.method !== 'POST') {
-      return reject('unknown-path', {
-        status: 404,
-        code: protocol.codeFor(404),
-        message: `Invalid URL (${input.req.method ?? 'GET'} ${input.req.url ?? '/'})`,
-      });
-    }
-    const auth = protocol.checkAuth(input.headers, this.#apiKey);
-    if (auth !== undefined) {
-      return reject('auth', auth);
-    }
-    if (input.raw === 'too-large') {
-      return reject('too-large', {
-        status: 413,
-        code: protocol.codeFor(413),
-        message: 'Request exceeds the maximum allowed number of bytes.',
-      });
-    }
-    if (!input.parsed.ok) {
-      return reject('malformed-json', protocol.malformedBodyError());
-    }
-    const shaped = protocol.parse(
-      input.parsed.value,
-      (input.req.url ?? '/').split('?')[0] ?? '/',
-    );
-    if (isProviderError(shaped)) {
-      return reject('invalid-request', shaped);
-    }
-    const history = this.#strict
-      ? protocol.checkToolHistory(
-          input.parsed.value,
-          this.#sent,
-          (input.req.url ?? '/').split('?')[0] ?? '/',
-        )
-      : undefined;
-    if (history !== undefined) {
-      return reject('strict-tool-history', history);
-    }
-    return { request: shaped };
   }
 
   #sendRejection(
@@ -514,36 +280,14 @@ export class LlmTestServer {
     const { record } = target;
     record.disposition = 'rejected';
     record.reason = `${rejection.reason}: ${rejection.error.message}`;
-    this.#record(record);
-    this.#sendError(
+    this.#journal.record(record);
+    sendError(
       {
         ...target,
         request: { model: '', stream: false, includeUsage: false, history: [] },
       },
       { error: rejection.error },
     );
-  }
-
-  #sendError(
-    answer: Answer,
-    failure: {
-      readonly error: ProviderError;
-      readonly headers?: Readonly<Record<string, string>>;
-    },
-  ): void {
-    const { record, res, protocol } = answer;
-    const requestId = `req_${record.number}`;
-    const body = JSON.stringify(protocol.errorBody(failure.error, requestId));
-    res.writeHead(failure.error.status, {
-      ...failure.headers,
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-      [protocol.requestIdHeader]: requestId,
-    });
-    record.status = failure.error.status;
-    res.end(body, () => {
-      record.recordWrite(Buffer.byteLength(body), [body]);
-    });
   }
 
   async #answerContentFilter(
@@ -553,9 +297,9 @@ export class LlmTestServer {
     const { record, protocol } = answer;
     record.disposition = 'rejected';
     record.reason = 'content-filter';
-    this.#record(record);
+    this.#journal.record(record);
     if (style === 'http400') {
-      this.#sendError(answer, { error: protocol.contentFilterError() });
+      sendError(answer, { error: protocol.contentFilterError() });
       return;
     }
     const reply: ScriptedReply = {
@@ -588,8 +332,8 @@ export class LlmTestServer {
     }
     // The delay timer is armed before the journal entry is published, so a test that awaits
     // waitForAttempt() can act on the delay (advance fake timers, resume, abort) at once.
-    const delay = this.#delay(answer, attempt);
-    this.#record(record);
+    const delay = waitForDelay(answer, attempt);
+    this.#journal.record(record);
     if ((await delay) === 'closed') {
       if (!record.serverAborted && !this.#closing) {
         // The client gave up while waiting: the attempt goes back to the queue.
@@ -602,33 +346,6 @@ export class LlmTestServer {
     await this.#serve(answer, step.reply, attempt);
   }
 
-  #delay(
-    answer: Answer,
-    attempt: QueuedAttempt,
-  ): Promise<'elapsed' | 'closed'> {
-    const { record, res } = answer;
-    if (attempt.delayMs === 0) {
-      return Promise.resolve('elapsed');
-    }
-    return new Promise((resolve) => {
-      const finish = (result: 'elapsed' | 'closed'): void => {
-        clearTimeout(timer);
-        res.off('close', onClose);
-        resolve(result);
-      };
-      const onClose = (): void => {
-        finish('closed');
-      };
-      const timer = setTimeout(() => {
-        finish('elapsed');
-      }, attempt.delayMs);
-      res.on('close', onClose);
-      record.onResume(() => {
-        finish(res.destroyed ? 'closed' : 'elapsed');
-      });
-    });
-  }
-
   async #serve(
     answer: Answer,
     reply: ScriptedReply,
@@ -636,7 +353,7 @@ export class LlmTestServer {
   ): Promise<void> {
     switch (attempt.kind) {
       case 'fail':
-        this.#sendError(answer, {
+        sendError(answer, {
           error: attempt.error,
           headers: attempt.headers,
         });

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useServer } from './__fixtures__/serve.ts';
 import {
   dataOf,
   openAiChat,
@@ -6,24 +7,8 @@ import {
   post,
   readEvents,
 } from './__fixtures__/wire-client.ts';
-import { LlmTestServer, type RunningLlmTestServer } from './llm-test-server.ts';
 
-let running: RunningLlmTestServer | undefined;
-
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
-
-async function serve(
-  define: (server: LlmTestServer) => void,
-  options: ConstructorParameters<typeof LlmTestServer>[0] = {},
-): Promise<{ server: LlmTestServer; url: string }> {
-  const server = new LlmTestServer(options);
-  define(server);
-  running = await server.start();
-  return { server, url: running.url };
-}
+const serve = useServer();
 
 const hi = [{ role: 'user', content: 'hi there' }];
 

@@ -1,3 +1,4 @@
+import type { InStreamError } from './delivery-faults.ts';
 import type { ScriptedReply } from './scripted-reply.ts';
 import type { SentState } from './sent-state.ts';
 
@@ -90,7 +91,11 @@ export interface ProviderProtocol {
     apiKey: string | undefined,
   ): ProviderError | undefined;
   /** `path` carries the model and the streaming choice for providers that put them there. */
-  parse(body: unknown, path: string): ParsedRequest | ProviderError;
+  parse(
+    body: unknown,
+    path: string,
+    sent: SentState,
+  ): ParsedRequest | ProviderError;
   /**
    * Strict mode: the provider's own 400 (or 404) for broken tool history, or for opaque state
    * (signatures, reasoning items) the server sent that the request drops or changes.
@@ -103,7 +108,7 @@ export interface ProviderProtocol {
   errorBody(error: ProviderError, requestId: string): object;
   render(reply: ScriptedReply, options: RenderOptions): RenderedReply;
   /** An error event sent after a 200, in the provider's in-stream format. */
-  streamErrorFrame(error: ProviderError): string;
+  streamErrorFrame(error: ProviderError, fault?: InStreamError): string;
   /** A frame with broken JSON, in the provider's framing. */
   malformedFrame(frame: Frame): string;
   /** The 400 for a body that is not JSON. */

@@ -1,24 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useStart } from './__fixtures__/serve.ts';
 import {
   anthropicChat,
   anthropicHeaders,
   openAiChat,
   post,
 } from './__fixtures__/wire-client.ts';
-import { LlmTestServer, type RunningLlmTestServer } from './llm-test-server.ts';
+import { LlmTestServer } from './llm-test-server.ts';
 import { toolFaultFixtures } from './tool-fault-fixtures.ts';
 
-let running: RunningLlmTestServer | undefined;
-
-afterEach(async () => {
-  await running?.close();
-  running = undefined;
-});
-
-async function start(server: LlmTestServer): Promise<string> {
-  running = await server.start();
-  return running.url;
-}
+const start = useStart();
 
 const openAiCall = {
   role: 'assistant',

@@ -1,3 +1,5 @@
+import { matchesInputSchema } from './approval-precheck.ts';
+import { type RedactOptions, SecretRedactor } from './secret-redactor.ts';
 import {
   type ToolExecutor,
   type ToolExecutorCallOptions,
@@ -15,10 +17,17 @@ export interface AdapterToolsOptions {
   /** Only these tools, by name. Default: every tool. */
   readonly only?: readonly string[];
   /**
-   * Hands the call to the framework's own approval before it reaches the registry. The
-   * registry's `approve` gate still runs on every call.
+   * Hands the call to the framework's own approval before it reaches the registry, only once its
+   * arguments match the tool's input schema, and with secret-looking values censored in what the
+   * function sees; arguments that do not match are never put to anyone (the registry answers
+   * INVALID_PARAM). The registry's `approve` gate still runs on every call.
    */
   readonly needsApproval?: NeedsApproval;
+  /**
+   * What counts as a secret in the arguments `needsApproval` sees: pass the same `redact` as
+   * your registry's. Default: the registry's default keys.
+   */
+  readonly redact?: RedactOptions;
 }
 
 /** One tool as a framework adapter binds it. */
@@ -79,14 +88,51 @@ function callOptions(
   return signal === undefined ? { callId } : { callId, signal };
 }
 
+const defaultRedactor = new SecretRedactor();
+
+// The framework asks only about arguments the tool can take, and shows them censored; `false`
+// asks nothing, so it stays a plain `false`.
 function approvalFor(
-  name: string,
+  spec: ToolExecutorSpec,
   needsApproval: NeedsApproval | undefined,
+  redactor: SecretRedactor,
 ): Pick<AdapterTool, 'needsApproval'> {
   if (needsApproval === undefined) return {};
-  if (typeof needsApproval === 'boolean') return { needsApproval };
+  if (needsApproval === false) return { needsApproval };
   return {
-    needsApproval: async (input: unknown) => await needsApproval(name, input),
+    needsApproval: async (input: unknown) => {
+      if (!matchesInputSchema(spec.inputSchema, input)) return false;
+      if (needsApproval === true) return true;
+      return await needsApproval(spec.name, redactor.redact(input));
+    },
+  };
+}
+
+// The registry's per-call `approve` (typed here structurally: tools sits below the registry).
+type PerCallApprove = (
+  request: { readonly toolName: string; readonly params: unknown },
+  gate: (request: never) => unknown,
+) => unknown;
+
+// For a call whose arguments were never put to the framework's approval (they broke the schema):
+// the registry answers INVALID_PARAM; should it take them after all (a schema that coerces), it
+// asks here, after its own validation, with the arguments it censored, and a call that needed
+// approval is refused rather than run unapproved.
+function unapprovedGate(
+  spec: ToolExecutorSpec,
+  needsApproval: NeedsApproval,
+): PerCallApprove {
+  return async (request, gate) => {
+    const wanted =
+      needsApproval === true ||
+      (needsApproval !== false &&
+        (await needsApproval(spec.name, request.params)));
+    if (!wanted) return gate(request as never);
+    return {
+      approved: false,
+      reason:
+        'its arguments did not match the tool schema when approval was to be asked, so nobody approved it',
+    };
   };
 }
 
@@ -120,6 +166,12 @@ export function adapterTools(
   },
 ): AdapterTool[] {
   const callIdOf = options.callIdOf ?? callIdProperty;
+  const redactor =
+    options.redact === undefined
+      ? defaultRedactor
+      : new SecretRedactor(options.redact);
+  const needsApproval = options.needsApproval;
+  const asks = needsApproval !== undefined && needsApproval !== false;
   const signalOf = options.signalOf ?? signalProperty;
   const specs = executor.specs({ format: 'json-schema' });
   const only = options.only === undefined ? undefined : new Set(options.only);
@@ -135,12 +187,22 @@ export function adapterTools(
     .filter((spec) => only === undefined || only.has(spec.name))
     .map((spec) => ({
       spec,
-      ...approvalFor(spec.name, options.needsApproval),
-      call: (input: unknown, context?: unknown) =>
-        executor.call(
+      ...approvalFor(spec, needsApproval, redactor),
+      call: (input: unknown, context?: unknown) => {
+        const given = callOptions(
+          callIdIn(context, callIdOf),
+          signalIn(context, signalOf),
+        );
+        return executor.call(
           spec.name,
           input,
-          callOptions(callIdIn(context, callIdOf), signalIn(context, signalOf)),
-        ),
+          asks && !matchesInputSchema(spec.inputSchema, input)
+            ? ({
+                ...given,
+                approve: unapprovedGate(spec, needsApproval),
+              } as ToolExecutorCallOptions)
+            : given,
+        );
+      },
     }));
 }

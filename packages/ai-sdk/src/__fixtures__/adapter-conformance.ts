@@ -100,6 +100,36 @@ export async function scenarioRegistry(): Promise<{
   return { registry, ends };
 }
 
+/** The first model turn of the open-circuit scenario: two failures open `flaky`'s circuit. */
+export const circuitCalls = [
+  { id: 'f1', name: 'flaky', input: {} },
+  { id: 'f2', name: 'flaky', input: {} },
+];
+
+/** A registry with a healthy `ok` and a closed `flaky` that opens after two failures. */
+export function circuitRegistry(): ToolRegistry {
+  const registry = new ToolRegistry({
+    breaker: { minimumCalls: 2, failureRatePct: 50, resetTimeoutMs: 60_000 },
+  });
+  registry.register(
+    defineTool({
+      name: 'ok',
+      description: 'Always answers',
+      input: z.object({}),
+      run: () => ToolResponse.success('fine'),
+    }),
+  );
+  registry.register(
+    defineTool({
+      name: 'flaky',
+      description: 'Always fails upstream',
+      input: z.object({}),
+      run: () => ToolResponse.error('API_ERROR', 'upstream 502'),
+    }),
+  );
+  return registry;
+}
+
 /** The breaker's view after the scenario: every probe call past approval, the open rejection. */
 export function breakerWindows(
   registry: ToolRegistry,
@@ -136,6 +166,11 @@ export interface AdapterUnderTest {
   twoStepRun(registry: ToolRegistry): Promise<(readonly [string, ModelSaw])[]>;
   /** Whether the framework keeps the calls' order in the next request. */
   readonly keepsOrder: boolean;
+  /**
+   * The framework refuses arguments that break the tool's JSON Schema itself (LangChain), so
+   * they never reach the registry; elsewhere the registry answers them INVALID_PARAM.
+   */
+  readonly validatesArguments?: boolean;
   /** One call of tool `name` with `{}`, the id and the signal passed as the framework passes them. */
   callOne(
     registry: ToolRegistry,
@@ -143,13 +178,21 @@ export interface AdapterUnderTest {
     context: { readonly callId: string; readonly signal: AbortSignal },
   ): Promise<ModelSaw>;
   /**
-   * A run whose model calls `probe` once with `{ outcome: 'success' }`, with `needsApproval`
-   * given to the adapter; the program rejects (or never grants) the approval. Absent for a
-   * framework without approvals.
+   * A two-step run with the framework's fake model, the adapter hiding open circuits as its
+   * README says: the model calls `circuitCalls` (opening `flaky`'s circuit), then answers "done".
+   * Resolves to the tool names of each model request, sorted. Absent for a framework run that
+   * sends no model request (a bare LangGraph `ToolNode`).
+   */
+  readonly toolsPerRequest?: (registry: ToolRegistry) => Promise<string[][]>;
+  /**
+   * A run whose model makes `calls` at once (default: `probe` once with `{ outcome: 'success' }`),
+   * with `needsApproval` given to the adapter; the program rejects (or never grants) every
+   * approval. Absent for a framework without approvals.
    */
   readonly rejectApproval?: (
     registry: ToolRegistry,
     needsApproval: NeedsApproval,
+    calls?: readonly { id: string; name: string; input: unknown }[],
   ) => Promise<void>;
 }
 
@@ -170,6 +213,17 @@ function waitTool(controller: AbortController) {
         );
         controller.abort();
       }),
+  });
+}
+
+// The distinct values, in first-seen order, compared as JSON.
+function unique(values: readonly unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    const key = JSON.stringify(value);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
 }
 
@@ -244,6 +298,21 @@ export function runAdapterConformance(adapter: AdapterUnderTest): void {
       expect(saw.error).not.toBe(false);
     });
 
+    const { toolsPerRequest } = adapter;
+    if (toolsPerRequest !== undefined) {
+      it('leaves a tool whose circuit opened out of the next request, as the Agent does', async () => {
+        registry = circuitRegistry();
+        expect(await toolsPerRequest(registry)).toEqual([
+          ['flaky', 'ok'],
+          ['ok'],
+        ]);
+        expect(
+          registry.health().find((snapshot) => snapshot.name === 'flaky')
+            ?.state,
+        ).toBe('open');
+      });
+    }
+
     const { rejectApproval } = adapter;
     if (rejectApproval !== undefined) {
       it("asks the framework's approval with the tool and its input; a call not approved never reaches the registry", async () => {
@@ -254,8 +323,66 @@ export function runAdapterConformance(adapter: AdapterUnderTest): void {
           asked.push([name, input]);
           return true;
         });
-        expect(asked).toEqual([['probe', { outcome: 'success' }]]);
-        expect(scenario.ends).toEqual([]);
+        // LangGraph runs a tool again from its start on resume, so LangChain asks twice.
+        expect(unique(asked)).toEqual([['probe', { outcome: 'success' }]]);
+        // It may reach the registry as the denial it is (LangChain's resume), never as a run.
+        expect(
+          scenario.ends.filter((end) => outcomeOf(end.response) !== 'denied'),
+        ).toEqual([]);
+      });
+
+      it('asks approval only for arguments the tool takes, and shows their secrets censored', async () => {
+        registry = new ToolRegistry();
+        const ends: ToolEndEvent[] = [];
+        registry.on('tool:end', (event) => ends.push(event));
+        let ran = 0;
+        registry.register(
+          defineTool({
+            name: 'login',
+            description: 'Logs in',
+            input: z.object({ user: z.string(), password: z.string() }),
+            run: () => {
+              ran += 1;
+              return ToolResponse.success('in');
+            },
+          }),
+        );
+        const asked: unknown[] = [];
+        await rejectApproval(
+          registry,
+          (name, input) => {
+            asked.push([name, input]);
+            return true;
+          },
+          [
+            {
+              id: 'valid',
+              name: 'login',
+              input: { user: 'ada', password: 'hunter2' },
+            },
+            { id: 'invalid', name: 'login', input: { user: 5 } },
+          ],
+        );
+        expect(unique(asked)).toEqual([
+          ['login', { user: 'ada', password: '[REDACTED]' }],
+        ]);
+        // The invalid call went to the registry without a question, and was refused there
+        // (or the framework refused it first); the valid one was not approved, so never ran.
+        expect(
+          ends
+            .filter((end) => outcomeOf(end.response) !== 'denied')
+            .map((end) => [
+              end.callId,
+              end.response.status === 'error'
+                ? end.response.errorInfo.code
+                : end.response.status,
+            ]),
+        ).toEqual(
+          adapter.validatesArguments === true
+            ? []
+            : [['invalid', 'INVALID_PARAM']],
+        );
+        expect(ran).toBe(0);
       });
     }
   });

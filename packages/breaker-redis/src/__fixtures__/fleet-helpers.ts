@@ -1,6 +1,7 @@
 import { type Logger } from '@candor/tools';
 import { createClient } from '@redis/client';
 import {
+  type FleetAdmission,
   type FleetCircuit,
   type FleetRules,
   type FleetView,
@@ -112,6 +113,47 @@ export async function redisClockPassed(url: string, at: number): Promise<void> {
   try {
     while ((await redisNow(client)) < at) {
       // Each round trip is a real wait on the server; no timer involved.
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * Admits calls on `circuit` until one is not refused as open, and returns it: the first call the
+ * circuit's own view (its estimate of Redis's clock) finds due. A refusal while open also claims
+ * the trial for this process, so the returned admission is normally the trial. One round trip to
+ * Redis between tries: no timer, and no guess about how far apart the two clocks are.
+ */
+export async function admitOnceDue(
+  circuit: FleetCircuit,
+  url: string,
+): Promise<FleetAdmission> {
+  const client = await rawRedisClient(url);
+  try {
+    for (;;) {
+      const admission = circuit.admit();
+      if (admission.kind !== 'refuse' || admission.state !== 'open') {
+        return admission;
+      }
+      await client.ping();
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Like {@link admitOnceDue}, until a call is admitted at all (the trial after a lease ran out). */
+export async function admitOnceFree(
+  circuit: FleetCircuit,
+  url: string,
+): Promise<FleetAdmission> {
+  const client = await rawRedisClient(url);
+  try {
+    for (;;) {
+      const admission = circuit.admit();
+      if (admission.kind !== 'refuse') return admission;
+      await client.ping();
     }
   } finally {
     client.destroy();

@@ -1,7 +1,8 @@
 /**
- * One worker process of the multi-process fleet test. It waits for `{ type: 'start' }`, then
- * connects a Redis store and a breaker for the tool `upstream` (a real HTTP server in the parent)
- * and answers the parent over IPC:
+ * One worker process of a fleet: of the multi-process test, and of `pnpm demo:fleet` (the one copy
+ * both fork). It waits for `{ type: 'start' }`, then connects a Redis store and a breaker for one
+ * tool (`upstream` unless told; it calls a real HTTP server in the parent) and answers the parent
+ * over IPC:
  * - `{ type: 'call' }` → `{ type: 'result', code, ran, stateBefore, at }`;
  * - every breaker transition → `{ type: 'state', from, to, origin, at }`;
  * - `{ type: 'exit' }` → closes everything and exits.
@@ -15,6 +16,9 @@ interface Start {
   redisUrl: string;
   upstreamUrl: string;
   resetTimeoutMs: number;
+  trialClaimMs?: number;
+  keyPrefix?: string;
+  tool?: string;
   name: string;
 }
 type Message = Start | { type: 'call' } | { type: 'exit' };
@@ -29,10 +33,13 @@ let stop: (() => Promise<void>) | undefined;
 async function start(options: Start): Promise<void> {
   const store = createRedisBreakerStore({
     url: options.redisUrl,
-    keyPrefix: 'fleet-test:',
+    keyPrefix: options.keyPrefix ?? 'fleet-test:',
+    ...(options.trialClaimMs === undefined
+      ? {}
+      : { trialClaimMs: options.trialClaimMs }),
   });
   if (!(await store.connect())) throw new Error('Redis is not reachable');
-  const breaker = createToolBreaker('upstream', {
+  const breaker = createToolBreaker(options.tool ?? 'upstream', {
     store,
     telemetry: false,
     resetTimeoutMs: options.resetTimeoutMs,

@@ -1,7 +1,7 @@
 // An MCP server and the official client over an in-memory linked pair, no sockets.
 import { type Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { type createRegistryServer } from '../serve-registry.ts';
+import { type createRegistryServer } from '../create-registry-server.ts';
 
 /** Connects `client` to `server`; returns what closes both, client first. */
 export async function linkInMemory(

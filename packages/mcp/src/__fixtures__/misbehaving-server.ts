@@ -13,6 +13,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
 const MANGLE = '__mangle_this_result__';
 const WRONG_ID = '__answer_with_a_wrong_id__';
+const NULL_RESULT = '__answer_with_a_null_result__';
+const STRING_RESULT = '__answer_with_a_string_result__';
+const BAD_BLOCK = '__answer_with_a_bad_content_block__';
 const HUGE_CHARS = 1_000_000;
 let cancelled = 0;
 let reached = 0;
@@ -50,6 +53,9 @@ const tools = (): Tool[] => [
     'is_error_says_success',
     'is_error_says_partial',
     'wrong_id',
+    'null_result',
+    'string_result',
+    'bad_block',
     'huge',
   ].map((name) => ({
     name,
@@ -103,6 +109,12 @@ server.setRequestHandler('tools/call', async (request, context) => {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'bad params');
     case 'wrong_id':
       return text(WRONG_ID);
+    case 'null_result':
+      return text(NULL_RESULT);
+    case 'string_result':
+      return text(STRING_RESULT);
+    case 'bad_block':
+      return text(BAD_BLOCK);
     case 'huge':
       return text('x'.repeat(HUGE_CHARS));
     // Envelopes that contradict `isError` or use words Candor does not know.
@@ -178,6 +190,20 @@ class ManglingTransport extends StdioServerTransport {
     const json = JSON.stringify(message);
     if (json.includes(MANGLE)) {
       return super.send({ ...message, result: { content: 'not a list' } });
+    }
+    // Results that are not objects: the SDK drops such a frame as not JSON-RPC at all.
+    if (json.includes(NULL_RESULT)) {
+      return super.send({ ...message, result: null } as never);
+    }
+    if (json.includes(STRING_RESULT)) {
+      return super.send({ ...message, result: 'done' } as never);
+    }
+    // One content block of no known type: zod's union reports every member it tried.
+    if (json.includes(BAD_BLOCK)) {
+      return super.send({
+        ...message,
+        result: { content: [{ type: 'bogus', text: 1 }] },
+      });
     }
     // A result for a request that was never made: the real one never comes.
     if (json.includes(WRONG_ID) && 'id' in message) {

@@ -3,12 +3,13 @@ import { type ToolRegistry } from '@candor/registry';
 import {
   type HttpServeOptions,
   type RegistryService,
-  serveRegistry,
-} from '../serve-registry.ts';
+} from '../serve-options.ts';
+import { serveRegistry } from '../serve-registry.ts';
 
 /**
  * Serves `registry` over HTTP; `cleanups` gets the closing of the service and the registry's
- * shutdown, for the test file's `afterEach` to run.
+ * shutdown, for the test file's `afterEach` to run. Every tool is served without a token unless
+ * `allowWritesWithoutToken: false` is given: these tests are about other things.
  */
 export async function serveOverHttp(
   registry: ToolRegistry,
@@ -17,6 +18,7 @@ export async function serveOverHttp(
 ): Promise<RegistryService & { url: URL }> {
   const service = await serveRegistry(registry, {
     transport: 'http',
+    allowWritesWithoutToken: true,
     ...options,
   });
   cleanups.push(async () => {

@@ -79,3 +79,67 @@ export const geminiHeaders = {
 export function geminiStreamPath(model: string): string {
   return `/v1beta/models/${model}:streamGenerateContent?alt=sse`;
 }
+
+/** POSTs an OpenAI chat request with these messages. */
+export function chat(
+  url: string,
+  messages: readonly unknown[],
+  signal?: AbortSignal,
+): Promise<Response> {
+  return post(
+    `${url}/v1/chat/completions`,
+    openAiChat(messages),
+    signal === undefined ? {} : { signal },
+  );
+}
+
+/** The first choice's message content of an OpenAI chat response. */
+export async function contentOf(response: Response): Promise<unknown> {
+  const body = (await response.json()) as {
+    choices?: { message?: { content?: unknown } }[];
+  };
+  return body.choices?.[0]?.message?.content;
+}
+
+/** An OpenAI user message. */
+export const user = (content: string): unknown => ({ role: 'user', content });
+
+/** An OpenAI assistant message calling these `[id, name]` tools with `{}` arguments. */
+export const assistantCalls = (
+  ...calls: readonly (readonly [string, string])[]
+): unknown => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: calls.map(([id, name]) => ({
+    id,
+    type: 'function',
+    function: { name, arguments: '{}' },
+  })),
+});
+
+/** Reads a body until it ends or breaks; returns what arrived and the error, if any. */
+export async function readUntilError(
+  response: Response,
+): Promise<{ readonly text: string; readonly error: unknown }> {
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const chunk = await reader?.read();
+      if (chunk === undefined || chunk.done) {
+        return { text: text + decoder.decode(), error: undefined };
+      }
+      text += decoder.decode(chunk.value as Uint8Array, { stream: true });
+    }
+  } catch (error: unknown) {
+    return { text, error };
+  }
+}
+
+/** Parses SSE text with eventsource-parser. */
+export function parseEvents(text: string): readonly EventSourceMessage[] {
+  const events: EventSourceMessage[] = [];
+  createParser({ onEvent: (event) => events.push(event) }).feed(text);
+  return events;
+}

@@ -1,0 +1,82 @@
+import { type FleetCircuit } from './fleet-circuit.ts';
+import { type FleetKeys } from './fleet-keys.ts';
+import { restoreScript } from './fleet-scripts.ts';
+import { type RedisLink } from './redis-link.ts';
+
+/**
+ * Reads the whole fleet state again (the server's clock first) and writes back the open circuits
+ * this process knew of that Redis no longer holds (it restarted empty). Resolves with every
+ * tool's raw record; throws when Redis cannot be used.
+ */
+export async function readFleet({
+  link,
+  keys,
+  circuits,
+  processId,
+}: {
+  readonly link: RedisLink;
+  readonly keys: FleetKeys;
+  readonly circuits: Iterable<FleetCircuit>;
+  readonly processId: string;
+}): Promise<Map<string, string>> {
+  await link.readClock();
+  // Every script reads the epochs: a key of another type there would fail each batch, and
+  // the store would bounce between healthy and fallen back. WRONGTYPE fails the resync.
+  await link.command(['HLEN', keys.epochs]);
+  const flat = await link.command<unknown>(['HGETALL', keys.states]);
+  const held = new Map(toEntries(flat));
+  for (const circuit of circuits) {
+    const record = circuit.shared;
+    if (
+      held.has(circuit.tool) ||
+      record === undefined ||
+      record.state === 'closed' ||
+      record.openedAt === undefined
+    ) {
+      continue;
+    }
+    // A trial may still be out, its lease lost with the rest: no other process may start
+    // one before that lease would have run out.
+    const openedAt =
+      record.leaseAt === undefined || record.leaseMs === undefined
+        ? record.openedAt
+        : Math.max(
+            record.openedAt,
+            record.leaseAt + record.leaseMs - circuit.rules.resetTimeoutMs,
+          );
+    const reply = await link.eval(
+      restoreScript,
+      [keys.states, keys.epochs],
+      [keys.channel, processId, circuit.tool, openedAt],
+    );
+    held.set(circuit.tool, String(reply[1]));
+  }
+  return held;
+}
+
+/** The fields of an HGETALL reply (RESP2 array or RESP3 map); throws on any other shape. */
+function toEntries(reply: unknown): [string, string][] {
+  const entries: [string, string][] = [];
+  if (Array.isArray(reply) && reply.length % 2 === 0) {
+    for (let i = 0; i + 1 < reply.length; i += 2) {
+      entries.push([reply[i] as string, reply[i + 1] as string]);
+    }
+  } else if (
+    typeof reply === 'object' &&
+    reply !== null &&
+    !Array.isArray(reply)
+  ) {
+    entries.push(...(Object.entries(reply) as [string, string][]));
+  } else {
+    throw new TypeError('Redis answered HGETALL with something unexpected');
+  }
+  if (
+    !entries.every(
+      ([field, value]) =>
+        typeof field === 'string' && typeof value === 'string',
+    )
+  ) {
+    throw new TypeError('Redis answered HGETALL with something unexpected');
+  }
+  return entries;
+}

@@ -1,0 +1,110 @@
+import { type ConnectionOptions } from 'node:tls';
+import { type Logger } from '@candor/tools';
+
+/** How to reach Redis (or Valkey) and how the fleet's state is kept there. */
+export interface RedisBreakerStoreOptions {
+  /** `redis[s]://[[username][:password]@][host][:port][/db-number]`. Default `redis://127.0.0.1:6379`. */
+  readonly url?: string;
+  /** Overrides the URL's host. */
+  readonly host?: string;
+  /** Overrides the URL's port. */
+  readonly port?: number;
+  /** ACL user name, passed to the client. */
+  readonly username?: string;
+  /** Password (`requirepass` or an ACL user's), passed to the client. Never logged. */
+  readonly password?: string;
+  /** Database number. Default 0. */
+  readonly database?: number;
+  /** `true`, or Node's TLS options (`ca`, `cert`, `key`, `servername`, …), passed to the client. */
+  readonly tls?: boolean | ConnectionOptions;
+  /**
+   * Prefix of every key and of the channel, one per application sharing a server. Default
+   * `candor:breaker:`.
+   */
+  readonly keyPrefix?: string;
+  /** How long outcomes wait to be written in one batch. Default 10 ms. */
+  readonly flushIntervalMs?: number;
+  /**
+   * How long the store waits for any answer before it falls back to the local breakers. No call
+   * waits on it: the trial lease is asked for in the background. Default 100 ms.
+   */
+  readonly commandTimeoutMs?: number;
+  /** How long the first connection may take before `connect()` gives up for now. Default 2 000 ms. */
+  readonly connectTimeoutMs?: number;
+  /**
+   * How often a fallen-back store checks whether Redis is back, and a healthy one pings its pub/sub
+   * connection (which no other command would show to be dead). Default 1 000 ms.
+   */
+  readonly probeIntervalMs?: number;
+  /**
+   * How long a process's claim on the next half-open trial holds the rest of the fleet back once
+   * the trial is due. The claimant's first call once due is the trial; a claimant that went quiet
+   * (a serverless instance) delays recovery by this much at most, then any process's call takes
+   * the trial. Default 50 ms.
+   */
+  readonly trialClaimMs?: number;
+  /** A pino-compatible logger. Default: silent. */
+  readonly logger?: Logger;
+}
+
+/** Where the store stands: answering (`healthy`), fallen back to local breakers, or closed. */
+export type RedisBreakerStoreHealth =
+  'connecting' | 'healthy' | 'degraded' | 'closed';
+
+/** Counters of one store, for benchmarks and dashboards. */
+export interface RedisBreakerStoreStats {
+  /** Commands sent to Redis (scripts, reads, pings), not counting pub/sub deliveries. */
+  readonly commands: number;
+  /** Outcome batches written. */
+  readonly flushes: number;
+  /** Times the store fell back to the local breakers. */
+  readonly fallbacks: number;
+  /** Times it synchronised its view with Redis (the first connection included). */
+  readonly resyncs: number;
+}
+
+/** The defaults of every timing and naming option. */
+export const storeDefaults = {
+  keyPrefix: 'candor:breaker:',
+  flushIntervalMs: 10,
+  commandTimeoutMs: 100,
+  connectTimeoutMs: 2_000,
+  probeIntervalMs: 1_000,
+  trialClaimMs: 50,
+};
+
+function checkMs(name: string, value: unknown): void {
+  if (value === undefined) return;
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value <= 0 ||
+    value > 2_147_483_647
+  ) {
+    throw new RangeError(
+      `Redis breaker store option "${name}" must be a number of ms in (0, 2147483647], got ${typeof value === 'number' ? String(value) : typeof value}`,
+    );
+  }
+}
+
+/** Throws a TypeError or RangeError naming the first bad option. */
+export function validateStoreOptions(options: RedisBreakerStoreOptions): void {
+  if (typeof options !== 'object' || (options as unknown) === null) {
+    throw new TypeError('Redis breaker store options must be an object');
+  }
+  for (const name of [
+    'flushIntervalMs',
+    'commandTimeoutMs',
+    'connectTimeoutMs',
+    'probeIntervalMs',
+    'trialClaimMs',
+  ] as const) {
+    checkMs(name, options[name]);
+  }
+  const prefix = options.keyPrefix;
+  if (prefix !== undefined && (typeof prefix !== 'string' || prefix === '')) {
+    throw new TypeError(
+      'Redis breaker store option "keyPrefix" must be a non-empty string',
+    );
+  }
+}
