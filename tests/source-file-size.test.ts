@@ -14,8 +14,6 @@ const MAX_LINES = 400;
 const exceptions: Readonly<Record<string, string>> = {
   'packages/testing/src/llm-test-server.ts': 'split pending (issue 31)',
   'packages/traces/src/trace-normaliser.ts': 'split pending (issue 31)',
-  'packages/core/src/wires/wire-conformance.case.ts':
-    'split pending (issue 31)',
   'packages/mcp/src/import-mcp-tools.ts': 'split pending (issue 31)',
   'packages/errors/src/classify-error.ts': 'split pending (issue 31)',
 };

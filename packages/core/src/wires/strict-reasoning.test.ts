@@ -149,12 +149,32 @@ describe('the strict test server accepts a two-step tool loop with reasoning sta
     server.assertNoUnmatched();
   });
 
+  // What the resumed request must carry, read from its body.
+  const anthropicState = (body: Body): unknown =>
+    ((body['messages'] as Body[])[1]?.['content'] as Body[])[0];
+  const geminiState = (body: Body): unknown =>
+    (body['contents'] as { parts: Body[] }[])[1]?.parts.find(
+      (part) => 'functionCall' in part,
+    )?.['thoughtSignature'];
+
   it.each([
-    ['anthropic', claude, {}],
-    ['gemini', gemini3, { callSignature: 'gsig-call' }],
+    [
+      'anthropic',
+      claude,
+      {},
+      anthropicState,
+      { type: 'thinking', thinking: 'Look it up.', signature: 'sig-1' },
+    ],
+    [
+      'gemini',
+      gemini3,
+      { callSignature: 'gsig-call' },
+      geminiState,
+      'gsig-call',
+    ],
   ] as const)(
     '%s: a conversation saved as JSON mid-run resumes in a fresh agent with its reasoning intact',
-    async (_name, make, extra) => {
+    async (_name, make, extra, state, expected) => {
       const { server, url } = await strictServer(twoSteps(extra));
       // Stopped after the tool ran, before the model saw the result: mid-run.
       const stopped = await new Agent({
@@ -174,6 +194,7 @@ describe('the strict test server accepts a two-step tool loop with reasoning sta
       expect(server.journal.map((attempt) => attempt.status)).toEqual([
         200, 200,
       ]);
+      expect(state(server.journal[1]?.body as Body)).toEqual(expected);
     },
   );
 });
