@@ -12,9 +12,7 @@ const MAX_LINES = 400;
  * the limit fails too, so the list only shrinks.
  */
 const exceptions: Readonly<Record<string, string>> = {
-  'packages/testing/src/llm-test-server.ts': 'split pending (issue 31)',
   'packages/traces/src/trace-normaliser.ts': 'split pending (issue 31)',
-  'packages/mcp/src/import-mcp-tools.ts': 'split pending (issue 31)',
   'packages/errors/src/classify-error.ts': 'split pending (issue 31)',
 };
 
