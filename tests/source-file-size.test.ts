@@ -13,7 +13,6 @@ const MAX_LINES = 400;
  */
 const exceptions: Readonly<Record<string, string>> = {
   'packages/traces/src/trace-normaliser.ts': 'split pending (issue 31)',
-  'packages/errors/src/classify-error.ts': 'split pending (issue 31)',
 };
 
 /** Whether a file name is a test (colocated tests, type tests, property tests). */

@@ -2,7 +2,8 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInNewContext } from 'node:vm';
-import { classifyError, scrubUrlSecrets } from './classify-error.ts';
+import { classifyError } from './classify-error.ts';
+import { scrubUrlSecrets } from './scrub-url-secrets.ts';
 
 const servers: { close: (done: () => void) => unknown }[] = [];
 
