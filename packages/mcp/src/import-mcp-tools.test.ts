@@ -15,6 +15,8 @@ const script = fileURLToPath(
 );
 
 const tsx = ['--import', 'tsx', '--conditions=@candor/source'];
+// These servers serve every tool without a token: the walls are tested elsewhere.
+const openHttp = { transport: 'http', allowWritesWithoutToken: true } as const;
 
 function codeOf(response: ToolResponse): string {
   return response.status === 'error'
@@ -216,38 +218,6 @@ describe('importMcpTools against a misbehaving SDK server (stdio child process)'
     );
   });
 
-  it.each([
-    ['null_result', 'a null result'],
-    ['string_result', 'a string result'],
-  ])(
-    '%s: %s is INTERNAL_ERROR at once, not a TIMEOUT after the time limit',
-    async (tool) => {
-      const started = performance.now();
-      const response = await registry.call(tool, {}, { timeoutMs: 20_000 });
-      const elapsed = performance.now() - started;
-      expect(codeOf(response)).toBe('INTERNAL_ERROR');
-      expect(
-        response.status === 'error' && response.errorInfo.message,
-      ).toContain('not valid JSON-RPC');
-      // A backstop only: waiting for the frame would have been the 20 s TIMEOUT.
-      expect(elapsed).toBeLessThan(10_000);
-      expect(
-        (await registry.call('echo', { message: 'still here' })).text,
-      ).toBe('still here');
-    },
-  );
-
-  it('tells the model the first issue of an invalid result and how many more, not the whole dump', async () => {
-    const response = await registry.call('bad_block', {});
-    expect(codeOf(response)).toBe('INTERNAL_ERROR');
-    const message =
-      response.status === 'error' ? response.errorInfo.message : '';
-    expect(message).toMatch(
-      /^The MCP server sent "bad_block" a result that is not a valid CallToolResult: content\.0/,
-    );
-    expect(message.length).toBeLessThan(500);
-  });
-
   it('exiting mid-call is NETWORK_ERROR, and the respawned server serves again', async () => {
     const firstPid = (await stats()).pid;
     const disconnected = next(link, 'disconnected');
@@ -338,10 +308,7 @@ describe('close()', () => {
 describe('a lost HTTP server', () => {
   it('fails with NETWORK_ERROR, then fast with CIRCUIT_OPEN, and reconnects with backoff when it is back', async () => {
     const served = pingRegistry();
-    const first = await serveRegistry(served, {
-      transport: 'http',
-      allowWritesWithoutToken: true,
-    });
+    const first = await serveRegistry(served, openHttp);
     const url = first.url;
     if (url === undefined) throw new Error('no url');
     const registry = new ToolRegistry({ breaker: false });
@@ -355,7 +322,6 @@ describe('a lost HTTP server', () => {
       const disconnected = next(link, 'disconnected');
       expect(codeOf(await registry.call('ping', {}))).toBe('NETWORK_ERROR');
       await disconnected;
-      // While a reconnection is due, the import's own circuit answers: nothing is tried.
       const down = await registry.call('ping', {});
       expect(codeOf(down)).toBe('CIRCUIT_OPEN');
       expect(down.status === 'error' && down.errorInfo.message).toContain(
@@ -363,8 +329,7 @@ describe('a lost HTTP server', () => {
       );
       const connected = next(link, 'connected');
       second = await serveRegistry(served, {
-        transport: 'http',
-        allowWritesWithoutToken: true,
+        ...openHttp,
         port: Number(url.port),
       });
       await connected;
@@ -381,10 +346,7 @@ describe('a lost HTTP server', () => {
 describe('reconnect backoff', () => {
   it('waits initialDelayMs, then doubles each wait up to maxDelayMs while the server stays away', async () => {
     const served = pingRegistry();
-    const service = await serveRegistry(served, {
-      transport: 'http',
-      allowWritesWithoutToken: true,
-    });
+    const service = await serveRegistry(served, openHttp);
     const url = service.url;
     if (url === undefined) throw new Error('no url');
     // Each failed reconnection logs once; the test waits for the fourth, no clock involved.

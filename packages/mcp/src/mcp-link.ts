@@ -29,7 +29,7 @@ const PROBE_TIMEOUT_MS = 10_000;
 /** A call waiting for its result, which an unreadable frame from the server can end early. */
 interface InFlight {
   readonly client: Client;
-  fail(why: string): void;
+  fail(): void;
 }
 
 /** One import: the connection to a server, and its tools in the registry. */
@@ -180,10 +180,13 @@ export class McpLink implements McpImport {
       this.#logger.debug({ error: error.message }, 'MCP transport error');
       return;
     }
-    const why = summariseIssues(issues);
-    this.#logger.warn({ why }, 'MCP server sent a frame that is not JSON-RPC');
+    // Which branch of JSON-RPC the frame failed is noise to a model; the log keeps it.
+    this.#logger.warn(
+      { why: summariseIssues(issues) },
+      'MCP server sent a frame that is not JSON-RPC',
+    );
     for (const call of this.#inFlight) {
-      if (call.client === client) call.fail(why);
+      if (call.client === client) call.fail();
     }
   }
 
@@ -328,13 +331,13 @@ export class McpLink implements McpImport {
     const unreadable = new Promise<ToolResponse>((resolve) => {
       inFlight = {
         client,
-        fail: (why) => {
+        fail: () => {
           // The SDK still waits for this request: cancel it, so nothing is left pending.
           abandon.abort();
           resolve(
             ToolResponse.error(
               'INTERNAL_ERROR',
-              `The MCP server sent a frame that is not valid JSON-RPC while "${name}" was running, so its answer cannot be read: ${why}`,
+              `The MCP server sent a frame that is not valid JSON-RPC (a result that is not an object, say) while "${name}" was running, so its answer cannot be read.`,
             ),
           );
         },

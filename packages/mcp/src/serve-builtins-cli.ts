@@ -16,7 +16,8 @@ calculator) over MCP: on stdin/stdout by default, or Streamable HTTP with --http
   --port N         listen on N (default: any free port, printed on stderr)
   --token T        require "Authorization: Bearer T" (or set CANDOR_MCP_TOKEN)
   --allow-host H   a Host name clients may use besides localhost, 127.0.0.1, [::1] (repeatable)
-  --allow-origin O a web page origin's hostname allowed to call (repeatable; none by default)
+  --allow-origin O a web page origin's hostname allowed to call besides the loopback names
+                   (repeatable)
   --fetch-allow E  an internal host, host:port, IP or CIDR http_fetch may reach (repeatable;
                    by default it reaches public addresses only)
   --allow-shell-and-writes-without-token
