@@ -108,7 +108,7 @@ describe('judgeGoals', () => {
     expect(
       verdicts.map(({ label, value, met }) => [label, value, met]),
     ).toEqual([
-      ['registry.call ÷ bare opossum fire()', 1.4, true],
+      ['registry.call ÷ bare opossum fire()', 1.4, false],
       ['OpenAI Agents JS invoke() ÷ registry.call', 5 / 1.4, true],
       ['LangChain.js invoke() ÷ registry.call', 20, true],
       ['AI SDK generateText ÷ Agent.run', 25, true],
@@ -172,7 +172,7 @@ describe('renderReport', () => {
     expect(report).toContain('Node v20.20.2');
     expect(report).toContain('## Results of 2026-11-30');
     expect(report).toContain(
-      '| registry.call ÷ bare opossum fire() | 1.40× | ≤ 2× | met |',
+      '| registry.call ÷ bare opossum fire() | 1.40× | ≤ 1.2× | **missed** |',
     );
     for (const heading of [
       '### 1.',

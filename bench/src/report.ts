@@ -67,7 +67,7 @@ export function judgeGoals(results: BenchResults): GoalVerdict[] {
       {
         label: 'registry.call ÷ bare opossum fire()',
         direction: 'at-most',
-        limit: 2,
+        limit: 1.2,
         unit: '×',
       },
       pairedRatio(call(callTask.candor), call(callTask.opossum)),
