@@ -31,14 +31,28 @@ const CANDOR_EXTRAS = ['@candor/registry', '@candor/tools'] as const;
  * holds these against the adapters' `peerDependencies`.
  */
 export const FRAMEWORK_SETS = {
-  node20: ['ai@^6', '@langchain/core@^1', '@openai/agents@~0.14', 'zod@^4'],
+  node20: [
+    'ai@^6',
+    '@langchain/core@^1',
+    '@langchain/langgraph@^1',
+    '@openai/agents@~0.14',
+    'zod@^4',
+  ],
   floor: [
     'ai@6.0.0',
-    '@langchain/core@1.0.0',
+    // @langchain/langgraph 1.0.0 (the approval interrupt's optional peer) asks for core ^1.0.1.
+    '@langchain/core@1.0.1',
+    '@langchain/langgraph@1.0.0',
     '@openai/agents@0.14.0',
     'zod@4.1.8',
   ],
-  node22: ['ai@^7', '@langchain/core@^1', '@openai/agents@latest', 'zod@^4'],
+  node22: [
+    'ai@^7',
+    '@langchain/core@^1',
+    '@langchain/langgraph@^1',
+    '@openai/agents@latest',
+    'zod@^4',
+  ],
 } as const;
 
 /** A leg: one framework set, on the Node major it runs on. */
