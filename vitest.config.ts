@@ -28,15 +28,16 @@ export default defineConfig({
     // ripgrep) take seconds on a loaded machine, and a test that truly hangs still fails.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    typecheck: { enabled: true, include: ['**/*.test-d.ts'] },
+    // Type tests (`*.test-d.ts`) are type-checked by `pnpm typecheck`, where each package's
+    // tsconfig covers them and an `expectTypeOf` that does not hold is a compile error. Vitest's own
+    // typecheck mode would run tsc a second time per project and print an "experimental" warning
+    // for each.
     projects: [
       ...workspaceDirs.map(({ root, name }) => ({
         extends: true as const,
         test: {
           name: `@candor/${name}`,
           root,
-          // Relative to the project root: each package's own tsconfig covers its *.test-d.ts.
-          typecheck: { tsconfig: './tsconfig.json' },
         },
       })),
       {
