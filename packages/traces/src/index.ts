@@ -14,6 +14,8 @@ export type { CallEvidence } from './call-evidence.ts';
 export type { CallRecord } from './call-record.ts';
 export { formatRecord, recordSymbol } from './format-record.ts';
 export { formatSummary } from './format-summary.ts';
+export { renderHtmlReport } from './html-report.ts';
+export type { HtmlReportTrace } from './html-report.ts';
 export { loadTraceTable } from './load-trace-table.ts';
 export { measureResult } from './measure-result.ts';
 export { normaliseCall } from './normalise-call.ts';

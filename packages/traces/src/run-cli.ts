@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createReadStream } from 'node:fs';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   builtinHarnesses,
@@ -7,7 +7,9 @@ import {
 } from './builtin-trace-tables.ts';
 import { formatRecord } from './format-record.ts';
 import { formatSummary } from './format-summary.ts';
+import { renderHtmlReport, type HtmlReportTrace } from './html-report.ts';
 import { loadTraceTable } from './load-trace-table.ts';
+import type { CallRecord } from './call-record.ts';
 import type { TraceTable } from './parse-trace-table.ts';
 import { readTrace, type TraceReading } from './read-trace.ts';
 import type { TraceSummary } from './trace-normaliser.ts';
@@ -37,6 +39,7 @@ export const CliExit = {
 export type CliExit = (typeof CliExit)[keyof typeof CliExit];
 
 const usage = `Usage: candor-trace <file | -> [options]
+       candor-trace --html <out.html> <file | -> [more files…] [options]
 
 Reads an agent CLI trace (JSONL) and prints one line per tool call:
   ✓ success   ◐ partial   ✗ error   ⊘ denied (did not run)
@@ -46,6 +49,8 @@ Options:
   --harness <name>   auto (default), ${builtinHarnesses.join(', ')}, or a name from --tables
   --tables <file>    add a harness table file (JSON); may be repeated
   --json             print one JSON record per line (the summary goes to stderr)
+  --html <file>      write one self-contained HTML report of every trace given
+                     (stdout then gets each trace's summary only)
   --vendor-only      report the vendor's word alone, ignoring exit codes and escalations
   --fail-on-error    exit 1 when any call's outcome is error (denials did not run)
   -h, --help         show this help
@@ -71,6 +76,7 @@ function parse(argv: readonly string[]) {
       harness: { type: 'string', default: 'auto' },
       tables: { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
+      html: { type: 'string' },
       'vendor-only': { type: 'boolean', default: false },
       'fail-on-error': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -145,9 +151,12 @@ export async function runCli(
     return CliExit.Ok;
   }
   const [file, ...extra] = positionals;
-  if (file === undefined || extra.length > 0) {
-    return fail(`expected exactly one trace file (or - for stdin)\n\n${usage}`);
+  if (file === undefined || (extra.length > 0 && values.html === undefined)) {
+    return fail(
+      `expected exactly one trace file (or - for stdin; several only with --html)\n\n${usage}`,
+    );
   }
+  if (values.html === '') return fail(`--html needs a file name\n\n${usage}`);
 
   let tables: readonly TraceTable[];
   try {
@@ -164,14 +173,45 @@ export async function runCli(
     throw error;
   }
 
-  let trace: TraceReading;
-  try {
-    const input = file === '-' ? io.stdin : createReadStream(file);
-    trace = readTrace(input, {
+  const open = (name: string): TraceReading =>
+    readTrace(name === '-' ? io.stdin : createReadStream(name), {
       harness: values.harness,
       tables,
       vendorOnly: values['vendor-only'],
     });
+
+  if (values.html !== undefined) {
+    const traces: HtmlReportTrace[] = [];
+    let failed = false;
+    for (const name of positionals) {
+      const source = name === '-' ? 'stdin' : name;
+      const records: CallRecord[] = [];
+      let trace: TraceReading;
+      try {
+        trace = open(name);
+        for await (const record of trace) records.push(record);
+      } catch (error: unknown) {
+        return fail(`cannot read ${source}: ${describe(error)}`);
+      }
+      await write(io.stdout, `${source}: ${formatSummary(trace.summary)}\n`);
+      const unreadable = unreadableReason(trace.summary, values.harness);
+      if (unreadable !== undefined)
+        return fail(`cannot read ${source}: ${unreadable}`);
+      failed ||= trace.summary.error > 0;
+      traces.push({ name: source, records });
+    }
+    try {
+      writeFileSync(values.html, renderHtmlReport(traces));
+    } catch (error: unknown) {
+      return fail(`cannot write ${values.html}: ${describe(error)}`);
+    }
+    await write(io.stdout, `report written to ${values.html}\n`);
+    return values['fail-on-error'] && failed ? CliExit.CallsFailed : CliExit.Ok;
+  }
+
+  let trace: TraceReading;
+  try {
+    trace = open(file);
   } catch (error: unknown) {
     return fail(describe(error));
   }
