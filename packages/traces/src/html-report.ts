@@ -1,12 +1,6 @@
-import type { CallRecord } from './call-record.ts';
+import type { ReportTrace } from './report-trace.ts';
 import { htmlReportScript } from './html-report-script.ts';
 import { htmlReportStyle } from './html-report-style.ts';
-
-/** One trace of a report: the name shown in its column (the file as given) and its calls. */
-export interface HtmlReportTrace {
-  readonly name: string;
-  readonly records: readonly CallRecord[];
-}
 
 const outcomeIndex = {
   success: 0,
@@ -70,7 +64,7 @@ function traceLabels(names: readonly string[]): string[] {
  * writeFileSync('report.html', renderHtmlReport([{ name: 'run.jsonl', records }]));
  * ```
  */
-export function renderHtmlReport(traces: readonly HtmlReportTrace[]): string {
+export function renderHtmlReport(traces: readonly ReportTrace[]): string {
   // Read through `unknown` so narrowing leaves `traces` typed (isArray narrows readonly arrays to any[]).
   const given: unknown = traces;
   if (!Array.isArray(given)) {

@@ -5,9 +5,12 @@ import {
   builtinHarnesses,
   builtinTraceTables,
 } from './builtin-trace-tables.ts';
+import { formatGithub } from './format-github.ts';
 import { formatRecord } from './format-record.ts';
 import { formatSummary } from './format-summary.ts';
-import { renderHtmlReport, type HtmlReportTrace } from './html-report.ts';
+import { renderHtmlReport } from './html-report.ts';
+import { renderJunitReport } from './render-junit.ts';
+import type { ReportTrace } from './report-trace.ts';
 import { loadTraceTable } from './load-trace-table.ts';
 import type { CallRecord } from './call-record.ts';
 import type { TraceTable } from './parse-trace-table.ts';
@@ -40,6 +43,7 @@ export type CliExit = (typeof CliExit)[keyof typeof CliExit];
 
 const usage = `Usage: candor-trace <file | -> [options]
        candor-trace --html <out.html> <file | -> [more files…] [options]
+       candor-trace --junit <out.xml> <file | -> [more files…] [options]
 
 Reads an agent CLI trace (JSONL) and prints one line per tool call:
   ✓ success   ◐ partial   ✗ error   ⊘ denied (did not run)
@@ -48,7 +52,11 @@ Reads an agent CLI trace (JSONL) and prints one line per tool call:
 Options:
   --harness <name>   auto (default), ${builtinHarnesses.join(', ')}, or a name from --tables
   --tables <file>    add a harness table file (JSON); may be repeated
-  --json             print one JSON record per line (the summary goes to stderr)
+  --format <name>    text (default), json, or github (::error / ::warning workflow
+                     commands for failed and unknown calls, for GitHub Actions)
+  --json             the same as --format json: one JSON record per line (the
+                     summary goes to stderr)
+  --junit <file>     also write a JUnit XML report (one testcase per call)
   --html <file>      write one self-contained HTML report of every trace given
                      (stdout then gets each trace's summary only)
   --vendor-only      report the vendor's word alone, ignoring exit codes and escalations
@@ -58,6 +66,28 @@ Options:
 Exit codes: 0 read, 1 a call failed (only with --fail-on-error), 2 unreadable input
 (also empty input, no harness recognised, or no call found for --harness <name>).
 `;
+
+const outputFormats = ['text', 'json', 'github'] as const;
+type OutputFormat = (typeof outputFormats)[number];
+
+function isOutputFormat(name: string): name is OutputFormat {
+  return (outputFormats as readonly string[]).includes(name);
+}
+
+function formatLine(
+  record: CallRecord,
+  format: OutputFormat,
+  source: string,
+): string {
+  switch (format) {
+    case 'json':
+      return JSON.stringify(record);
+    case 'github':
+      return formatGithub(record, source);
+    case 'text':
+      return formatRecord(record);
+  }
+}
 
 async function write(
   stream: NodeJS.WritableStream,
@@ -77,6 +107,8 @@ function parse(argv: readonly string[]) {
       tables: { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
       html: { type: 'string' },
+      junit: { type: 'string' },
+      format: { type: 'string', default: 'text' },
       'vendor-only': { type: 'boolean', default: false },
       'fail-on-error': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -151,12 +183,20 @@ export async function runCli(
     return CliExit.Ok;
   }
   const [file, ...extra] = positionals;
-  if (file === undefined || (extra.length > 0 && values.html === undefined)) {
+  const reports = values.html !== undefined || values.junit !== undefined;
+  if (file === undefined || (extra.length > 0 && !reports)) {
     return fail(
-      `expected exactly one trace file (or - for stdin; several only with --html)\n\n${usage}`,
+      `expected exactly one trace file (or - for stdin; several only with --html or --junit)\n\n${usage}`,
     );
   }
   if (values.html === '') return fail(`--html needs a file name\n\n${usage}`);
+  if (values.junit === '') return fail(`--junit needs a file name\n\n${usage}`);
+  const format = values.json ? 'json' : values.format;
+  if (!isOutputFormat(format)) {
+    return fail(
+      `--format must be one of ${outputFormats.join(', ')}, not "${format}"\n\n${usage}`,
+    );
+  }
 
   let tables: readonly TraceTable[];
   try {
@@ -180,64 +220,52 @@ export async function runCli(
       vendorOnly: values['vendor-only'],
     });
 
-  if (values.html !== undefined) {
-    const traces: HtmlReportTrace[] = [];
-    let failed = false;
-    for (const name of positionals) {
-      const source = name === '-' ? 'stdin' : name;
-      const records: CallRecord[] = [];
-      let trace: TraceReading;
-      try {
-        trace = open(name);
-        for await (const record of trace) records.push(record);
-      } catch (error: unknown) {
-        return fail(`cannot read ${source}: ${describe(error)}`);
-      }
-      await write(io.stdout, `${source}: ${formatSummary(trace.summary)}\n`);
-      const unreadable = unreadableReason(trace.summary, values.harness);
-      if (unreadable !== undefined)
-        return fail(`cannot read ${source}: ${unreadable}`);
-      failed ||= trace.summary.error > 0;
-      traces.push({ name: source, records });
-    }
+  // The summary and notices go where they do not mix with machine-read records.
+  const notes = format === 'json' ? io.stderr : io.stdout;
+  const traces: ReportTrace[] = [];
+  let failed = false;
+  for (const name of positionals) {
+    const source = name === '-' ? 'stdin' : name;
+    let trace: TraceReading;
     try {
-      writeFileSync(values.html, renderHtmlReport(traces));
+      trace = open(name);
     } catch (error: unknown) {
-      return fail(`cannot write ${values.html}: ${describe(error)}`);
+      return fail(describe(error));
     }
-    await write(io.stdout, `report written to ${values.html}\n`);
-    return values['fail-on-error'] && failed ? CliExit.CallsFailed : CliExit.Ok;
-  }
-
-  let trace: TraceReading;
-  try {
-    trace = open(file);
-  } catch (error: unknown) {
-    return fail(describe(error));
-  }
-
-  const source = file === '-' ? 'stdin' : file;
-  try {
-    for await (const record of trace) {
-      await write(
-        io.stdout,
-        `${values.json ? JSON.stringify(record) : formatRecord(record)}\n`,
-      );
+    const records: CallRecord[] = [];
+    try {
+      for await (const record of trace) {
+        if (reports) records.push(record);
+        // The HTML report is the view; the terminal then gets the summaries alone.
+        if (values.html === undefined)
+          await write(io.stdout, `${formatLine(record, format, source)}\n`);
+      }
+    } catch (error: unknown) {
+      return fail(`cannot read ${source}: ${describe(error)}`);
     }
-  } catch (error: unknown) {
-    return fail(`cannot read ${source}: ${describe(error)}`);
+    const prefix =
+      values.html !== undefined || positionals.length > 1 ? `${source}: ` : '';
+    await write(notes, `${prefix}${formatSummary(trace.summary)}\n`);
+    const unreadable = unreadableReason(trace.summary, values.harness);
+    if (unreadable !== undefined)
+      return fail(`cannot read ${source}: ${unreadable}`);
+    // A denial did not run: it is not the failure --fail-on-error is for.
+    failed ||= trace.summary.error > 0;
+    traces.push({ name: source, records });
   }
 
-  const { summary } = trace;
-  await write(
-    values.json ? io.stderr : io.stdout,
-    `${formatSummary(summary)}\n`,
-  );
-  const unreadable = unreadableReason(summary, values.harness);
-  if (unreadable !== undefined)
-    return fail(`cannot read ${source}: ${unreadable}`);
-  // A denial did not run: it is not the failure --fail-on-error is for.
-  return values['fail-on-error'] && summary.error > 0
-    ? CliExit.CallsFailed
-    : CliExit.Ok;
+  const outputs = [
+    { file: values.html, what: 'report', render: renderHtmlReport },
+    { file: values.junit, what: 'JUnit report', render: renderJunitReport },
+  ];
+  for (const { file: out, what, render } of outputs) {
+    if (out === undefined) continue;
+    try {
+      writeFileSync(out, render(traces));
+    } catch (error: unknown) {
+      return fail(`cannot write ${out}: ${describe(error)}`);
+    }
+    await write(notes, `${what} written to ${out}\n`);
+  }
+  return values['fail-on-error'] && failed ? CliExit.CallsFailed : CliExit.Ok;
 }
