@@ -16,6 +16,8 @@ import type { CallRecord } from './call-record.ts';
 import type { TraceTable } from './parse-trace-table.ts';
 import { readTrace, type TraceReading } from './read-trace.ts';
 import type { TraceSummary } from './trace-normaliser.ts';
+import { paintOutcome, useColour } from './terminal-colour.ts';
+import { ToolTally } from './tool-tally.ts';
 import { TraceTableError } from './trace-table-error.ts';
 
 /** Where the CLI reads and writes; `process` in the bin, anything stream-like in tests. */
@@ -23,6 +25,8 @@ export interface CliIo {
   readonly stdin: AsyncIterable<string | Uint8Array>;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
+  /** The environment colour detection reads (`FORCE_COLOR`); `process.env` when absent. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Exit codes of `candor-trace`. */
@@ -57,6 +61,8 @@ Options:
   --json             the same as --format json: one JSON record per line (the
                      summary goes to stderr)
   --junit <file>     also write a JUnit XML report (one testcase per call)
+  --summary          end with a table per tool (the default on a terminal):
+                     calls, each outcome, p50 and max duration where recorded
   --html <file>      write one self-contained HTML report of every trace given
                      (stdout then gets each trace's summary only)
   --vendor-only      report the vendor's word alone, ignoring exit codes and escalations
@@ -77,15 +83,20 @@ function isOutputFormat(name: string): name is OutputFormat {
 function formatLine(
   record: CallRecord,
   format: OutputFormat,
-  source: string,
+  { source, colour }: { source: string; colour: boolean },
 ): string {
   switch (format) {
     case 'json':
       return JSON.stringify(record);
     case 'github':
       return formatGithub(record, source);
-    case 'text':
-      return formatRecord(record);
+    case 'text': {
+      const line = formatRecord(record);
+      // The mark and the padded word (9 characters) take the colour; the facts stay plain.
+      return colour
+        ? `${paintOutcome(line.slice(0, 9), record.outcome, true)}${line.slice(9)}`
+        : line;
+    }
   }
 }
 
@@ -107,6 +118,7 @@ function parse(argv: readonly string[]) {
       tables: { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
       html: { type: 'string' },
+      summary: { type: 'boolean', default: false },
       junit: { type: 'string' },
       format: { type: 'string', default: 'text' },
       'vendor-only': { type: 'boolean', default: false },
@@ -222,6 +234,10 @@ export async function runCli(
 
   // The summary and notices go where they do not mix with machine-read records.
   const notes = format === 'json' ? io.stderr : io.stdout;
+  const colour =
+    format === 'text' && useColour(io.stdout, io.env ?? process.env);
+  const onTerminal = 'isTTY' in io.stdout && io.stdout.isTTY === true;
+  const tally = values.summary || onTerminal ? new ToolTally() : undefined;
   const traces: ReportTrace[] = [];
   let failed = false;
   for (const name of positionals) {
@@ -236,9 +252,13 @@ export async function runCli(
     try {
       for await (const record of trace) {
         if (reports) records.push(record);
+        tally?.add(record);
         // The HTML report is the view; the terminal then gets the summaries alone.
         if (values.html === undefined)
-          await write(io.stdout, `${formatLine(record, format, source)}\n`);
+          await write(
+            io.stdout,
+            `${formatLine(record, format, { source, colour })}\n`,
+          );
       }
     } catch (error: unknown) {
       return fail(`cannot read ${source}: ${describe(error)}`);
@@ -253,6 +273,8 @@ export async function runCli(
     failed ||= trace.summary.error > 0;
     traces.push({ name: source, records });
   }
+
+  if (tally) await write(notes, `\n${tally.format(colour)}\n`);
 
   const outputs = [
     { file: values.html, what: 'report', render: renderHtmlReport },
