@@ -19,7 +19,6 @@ const exceptions: Readonly<Record<string, string>> = {
   'packages/testing/src/llm-test-server.ts': 'split pending (issue 31)',
   'packages/testing/src/conversation.ts': 'split pending (issue 31)',
   'packages/testing/src/anthropic-protocol.ts': 'split pending (issue 31)',
-  'packages/traces/src/trace-normaliser.ts': 'split pending (issue 31)',
   'packages/core/src/agent.ts': 'split pending (issue 31)',
   'packages/core/src/agent-telemetry.ts': 'split pending (issue 31)',
   'packages/core/src/wires/wire-conformance.case.ts':

@@ -29,12 +29,10 @@ export { renderJunitReport } from './render-junit.ts';
 export { CliExit, runCli } from './run-cli.ts';
 export type { CliIo } from './run-cli.ts';
 export { summariseArguments } from './summarise-arguments.ts';
-export { malformedSampleLimit, TraceNormaliser } from './trace-normaliser.ts';
-export type {
-  MalformedLine,
-  TraceNormaliserOptions,
-  TraceSummary,
-} from './trace-normaliser.ts';
+export { TraceNormaliser } from './trace-normaliser.ts';
+export type { TraceNormaliserOptions } from './trace-normaliser-options.ts';
+export { malformedSampleLimit } from './trace-summary.ts';
+export type { MalformedLine, TraceSummary } from './trace-summary.ts';
 export { TraceTableError } from './trace-table-error.ts';
 export type { TraceTableProblem } from './trace-table-error.ts';
 export { TraceTableSchema } from './trace-table-schema.ts';

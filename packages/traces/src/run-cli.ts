@@ -15,7 +15,7 @@ import { loadTraceTable } from './load-trace-table.ts';
 import type { CallRecord } from './call-record.ts';
 import type { TraceTable } from './parse-trace-table.ts';
 import { readTrace, type TraceReading } from './read-trace.ts';
-import type { TraceSummary } from './trace-normaliser.ts';
+import type { TraceSummary } from './trace-summary.ts';
 import { paintOutcome, useColour } from './terminal-colour.ts';
 import { ToolTally } from './tool-tally.ts';
 import { TraceTableError } from './trace-table-error.ts';
