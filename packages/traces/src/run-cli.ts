@@ -6,7 +6,8 @@ import {
   builtinTraceTables,
 } from './builtin-trace-tables.ts';
 import { formatGithub } from './format-github.ts';
-import { formatRecord } from './format-record.ts';
+import { followFile } from './follow-file.ts';
+import { formatRecord, recordSymbol } from './format-record.ts';
 import { formatSummary } from './format-summary.ts';
 import { renderHtmlReport } from './html-report.ts';
 import { renderJunitReport } from './render-junit.ts';
@@ -27,6 +28,8 @@ export interface CliIo {
   readonly stderr: NodeJS.WritableStream;
   /** The environment colour detection reads (`FORCE_COLOR`); `process.env` when absent. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Ends `--follow <file>` (the bin aborts it on SIGINT); never aborted when absent. */
+  readonly signal?: AbortSignal;
 }
 
 /** Exit codes of `candor-trace`. */
@@ -61,6 +64,10 @@ Options:
   --json             the same as --format json: one JSON record per line (the
                      summary goes to stderr)
   --junit <file>     also write a JUnit XML report (one testcase per call)
+  --follow <file|->  read a trace while it is written (a file being appended to, or
+                     stdin): each call is printed when its outcome line arrives,
+                     with a correction line if a later line changes it; ends on
+                     Ctrl-C (then open calls are reported as unknown)
   --summary          end with a table per tool (the default on a terminal):
                      calls, each outcome, p50 and max duration where recorded
   --html <file>      write one self-contained HTML report of every trace given
@@ -119,6 +126,7 @@ function parse(argv: readonly string[]) {
       json: { type: 'boolean', default: false },
       html: { type: 'string' },
       summary: { type: 'boolean', default: false },
+      follow: { type: 'string' },
       junit: { type: 'string' },
       format: { type: 'string', default: 'text' },
       'vendor-only': { type: 'boolean', default: false },
@@ -194,9 +202,16 @@ export async function runCli(
     await write(io.stdout, usage);
     return CliExit.Ok;
   }
-  const [file, ...extra] = positionals;
+  const follow = values.follow;
+  if (follow !== undefined && positionals.length > 0) {
+    return fail(
+      `--follow takes the trace itself: give no other file\n\n${usage}`,
+    );
+  }
+  const names = follow === undefined ? positionals : [follow];
+  const [file, ...extra] = names;
   const reports = values.html !== undefined || values.junit !== undefined;
-  if (file === undefined || (extra.length > 0 && !reports)) {
+  if (file === undefined || file === '' || (extra.length > 0 && !reports)) {
     return fail(
       `expected exactly one trace file (or - for stdin; several only with --html or --junit)\n\n${usage}`,
     );
@@ -225,12 +240,32 @@ export async function runCli(
     throw error;
   }
 
+  // --follow prints a held call (claude-code, opencode) on its outcome line, then a correction
+  // if the line that releases it changed it (a denial listed at the run's end).
+  const provisional = new Map<string, CallRecord>();
+  const onProvisional = (record: CallRecord): void => {
+    provisional.set(record.callId, record);
+    if (values.html === undefined)
+      io.stdout.write(
+        `${formatLine(record, format, { source: follow ?? '', colour })}\n`,
+      );
+  };
   const open = (name: string): TraceReading =>
-    readTrace(name === '-' ? io.stdin : createReadStream(name), {
-      harness: values.harness,
-      tables,
-      vendorOnly: values['vendor-only'],
-    });
+    readTrace(
+      name === '-'
+        ? io.stdin
+        : follow === undefined
+          ? createReadStream(name)
+          : followFile(name, {
+              signal: io.signal ?? new AbortController().signal,
+            }),
+      {
+        harness: values.harness,
+        tables,
+        vendorOnly: values['vendor-only'],
+        ...(follow === undefined ? {} : { onProvisional }),
+      },
+    );
 
   // The summary and notices go where they do not mix with machine-read records.
   const notes = format === 'json' ? io.stderr : io.stdout;
@@ -240,7 +275,7 @@ export async function runCli(
   const tally = values.summary || onTerminal ? new ToolTally() : undefined;
   const traces: ReportTrace[] = [];
   let failed = false;
-  for (const name of positionals) {
+  for (const name of names) {
     const source = name === '-' ? 'stdin' : name;
     let trace: TraceReading;
     try {
@@ -253,18 +288,25 @@ export async function runCli(
       for await (const record of trace) {
         if (reports) records.push(record);
         tally?.add(record);
+        const shown = provisional.get(record.callId);
+        provisional.delete(record.callId);
         // The HTML report is the view; the terminal then gets the summaries alone.
-        if (values.html === undefined)
-          await write(
-            io.stdout,
-            `${formatLine(record, format, { source, colour })}\n`,
-          );
+        if (values.html !== undefined || shown?.outcome === record.outcome)
+          continue;
+        const correction =
+          shown === undefined
+            ? ''
+            : `↻ correction: ${record.callId} was ${recordSymbol(shown)} ${shown.outcome}, now\n`;
+        await write(
+          io.stdout,
+          `${correction}${formatLine(record, format, { source, colour })}\n`,
+        );
       }
     } catch (error: unknown) {
       return fail(`cannot read ${source}: ${describe(error)}`);
     }
     const prefix =
-      values.html !== undefined || positionals.length > 1 ? `${source}: ` : '';
+      values.html !== undefined || names.length > 1 ? `${source}: ` : '';
     await write(notes, `${prefix}${formatSummary(trace.summary)}\n`);
     const unreadable = unreadableReason(trace.summary, values.harness);
     if (unreadable !== undefined)

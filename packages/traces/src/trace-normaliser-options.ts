@@ -1,3 +1,4 @@
+import type { CallRecord } from './call-record.ts';
 import type { NormaliseOptions } from './normalise-call.ts';
 import type { TraceTable } from './parse-trace-table.ts';
 import type { Logger } from '@candor/tools';
@@ -15,6 +16,13 @@ export interface TraceNormaliserOptions extends NormaliseOptions {
    * oldest call is emitted as it stands, which keeps memory constant. Default 10 000.
    */
   readonly window?: number;
+  /**
+   * Called with a provisional record the moment a call's outcome line is read, when the table
+   * holds settled calls for a later line that can still change them (claude-code and opencode
+   * list denials at the run's end). The record the normaliser emits later is the final word;
+   * `--follow` prints the provisional one at once and a correction if the final one differs.
+   */
+  readonly onProvisional?: (record: CallRecord) => void;
   /**
    * Skip, without parsing, lines that no rule of the table can match. Faster on traces full of
    * text and reasoning lines, but a malformed line that holds none of the table's words is then

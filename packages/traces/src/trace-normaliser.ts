@@ -53,6 +53,7 @@ export class TraceNormaliser {
   #filterPassed = 0;
   #filterRest = 0;
   readonly #skipUnmatched: boolean;
+  readonly #onProvisional: ((record: CallRecord) => void) | undefined;
   #table: TraceTable | undefined;
   #pending: { line: number; value: object }[] = [];
   #ended = false;
@@ -81,6 +82,7 @@ export class TraceNormaliser {
     this.#logger = guardLogger(options.logger);
     this.#window = options.window ?? 10_000;
     this.#skipUnmatched = options.skipUnmatchedLines === true;
+    this.#onProvisional = options.onProvisional;
     if (!Number.isInteger(this.#window) || this.#window < 1) {
       throw new RangeError(
         `window must be a positive integer, got ${String(options.window)}`,
@@ -320,6 +322,11 @@ export class TraceNormaliser {
           this.#settled.push(evidence);
         }
         readOutcome(evidence, rule, at);
+        if (
+          this.#onProvisional !== undefined &&
+          this.#table?.holdUntilFlush === true
+        )
+          this.#onProvisional(normaliseCall(evidence, this.#options));
         return;
     }
   }
