@@ -15,7 +15,7 @@ label { display: inline-flex; gap: 4px; align-items: center; }
 main { flex: 1; display: flex; min-height: 0; }
 #viewport { flex: 1; overflow-y: auto; position: relative; }
 #spacer { position: relative; }
-.row { position: absolute; left: 0; right: 0; height: var(--row); display: grid; grid-template-columns: 8.5em 10em 12em 1fr 14em; gap: 8px; align-items: center; padding: 0 12px; box-sizing: border-box; border-bottom: 1px solid #8882; cursor: pointer; white-space: nowrap; }
+.row { position: absolute; left: 0; right: 0; height: var(--row); display: grid; grid-template-columns: 8.5em 14em 12em 1fr 14em; gap: 8px; align-items: center; padding: 0 12px; box-sizing: border-box; border-bottom: 1px solid #8882; cursor: pointer; white-space: nowrap; }
 .row > span { overflow: hidden; text-overflow: ellipsis; }
 .row:hover, .row:focus { background: #8882; outline: none; }
 .row[aria-selected="true"] { background: #8884; }

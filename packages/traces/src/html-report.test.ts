@@ -7,7 +7,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -132,7 +132,12 @@ describe('candor-trace --html in chromium', () => {
   it('shows every real fixture with the right counts, no console error and no request, and filters by error', async (context) => {
     if (missing || !browser) return context.skip(missing);
     const out = join(scratch, 'fixtures.html');
-    const run = await cli(['--html', out, ...fixtures.map(fixture)]);
+    // Relative names, as a user types them: the screenshot then shows no machine's paths.
+    const run = await cli([
+      '--html',
+      out,
+      ...fixtures.map((name) => relative(process.cwd(), fixture(name))),
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`report written to ${out}`);
 
