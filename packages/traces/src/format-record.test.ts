@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallRecord } from './call-record.ts';
 import { formatRecord, recordSymbol } from './format-record.ts';
 import { formatSummary } from './format-summary.ts';
-import type { TraceSummary } from './trace-normaliser.ts';
+import type { TraceSummary } from './trace-summary.ts';
 
 const record: CallRecord = {
   harness: 'codex',

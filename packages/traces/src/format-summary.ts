@@ -1,5 +1,5 @@
 import { outcomeSymbol } from './format-record.ts';
-import type { TraceSummary } from './trace-normaliser.ts';
+import type { TraceSummary } from './trace-summary.ts';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;

@@ -6,10 +6,8 @@ import { loadTraceTable } from './load-trace-table.ts';
 import { builtinTraceTables } from './builtin-trace-tables.ts';
 import { isObservedOutcome } from '@candor/tools';
 import { readTrace } from './read-trace.ts';
-import type {
-  TraceNormaliserOptions,
-  TraceSummary,
-} from './trace-normaliser.ts';
+import type { TraceNormaliserOptions } from './trace-normaliser-options.ts';
+import type { TraceSummary } from './trace-summary.ts';
 
 const fixtures = new URL('__fixtures__/', import.meta.url);
 

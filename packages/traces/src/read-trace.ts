@@ -1,10 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { CallRecord } from './call-record.ts';
-import {
-  TraceNormaliser,
-  type TraceNormaliserOptions,
-  type TraceSummary,
-} from './trace-normaliser.ts';
+import { TraceNormaliser } from './trace-normaliser.ts';
+import type { TraceNormaliserOptions } from './trace-normaliser-options.ts';
+import type { TraceSummary } from './trace-summary.ts';
 
 /** The records of one trace, read lazily, plus counts that are final once iteration ends. */
 export interface TraceReading extends AsyncIterable<CallRecord> {

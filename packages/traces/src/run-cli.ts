@@ -1,16 +1,24 @@
 import { once } from 'node:events';
-import { createReadStream } from 'node:fs';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   builtinHarnesses,
   builtinTraceTables,
 } from './builtin-trace-tables.ts';
-import { formatRecord } from './format-record.ts';
+import { formatGithub } from './format-github.ts';
+import { followFile } from './follow-file.ts';
+import { formatRecord, recordSymbol } from './format-record.ts';
 import { formatSummary } from './format-summary.ts';
+import { renderHtmlReport } from './html-report.ts';
+import { renderJunitReport } from './render-junit.ts';
+import type { ReportTrace } from './report-trace.ts';
 import { loadTraceTable } from './load-trace-table.ts';
+import type { CallRecord } from './call-record.ts';
 import type { TraceTable } from './parse-trace-table.ts';
 import { readTrace, type TraceReading } from './read-trace.ts';
-import type { TraceSummary } from './trace-normaliser.ts';
+import type { TraceSummary } from './trace-summary.ts';
+import { paintOutcome, useColour } from './terminal-colour.ts';
+import { ToolTally } from './tool-tally.ts';
 import { TraceTableError } from './trace-table-error.ts';
 
 /** Where the CLI reads and writes; `process` in the bin, anything stream-like in tests. */
@@ -18,6 +26,10 @@ export interface CliIo {
   readonly stdin: AsyncIterable<string | Uint8Array>;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
+  /** The environment colour detection reads (`FORCE_COLOR`); `process.env` when absent. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Ends `--follow <file>` (the bin aborts it on SIGINT); never aborted when absent. */
+  readonly signal?: AbortSignal;
 }
 
 /** Exit codes of `candor-trace`. */
@@ -37,6 +49,8 @@ export const CliExit = {
 export type CliExit = (typeof CliExit)[keyof typeof CliExit];
 
 const usage = `Usage: candor-trace <file | -> [options]
+       candor-trace --html <out.html> <file | -> [more files…] [options]
+       candor-trace --junit <out.xml> <file | -> [more files…] [options]
 
 Reads an agent CLI trace (JSONL) and prints one line per tool call:
   ✓ success   ◐ partial   ✗ error   ⊘ denied (did not run)
@@ -45,7 +59,19 @@ Reads an agent CLI trace (JSONL) and prints one line per tool call:
 Options:
   --harness <name>   auto (default), ${builtinHarnesses.join(', ')}, or a name from --tables
   --tables <file>    add a harness table file (JSON); may be repeated
-  --json             print one JSON record per line (the summary goes to stderr)
+  --format <name>    text (default), json, or github (::error / ::warning workflow
+                     commands for failed and unknown calls, for GitHub Actions)
+  --json             the same as --format json: one JSON record per line (the
+                     summary goes to stderr)
+  --junit <file>     also write a JUnit XML report (one testcase per call)
+  --follow <file|->  read a trace while it is written (a file being appended to, or
+                     stdin): each call is printed when its outcome line arrives,
+                     with a correction line if a later line changes it; ends on
+                     Ctrl-C (then open calls are reported as unknown)
+  --summary          end with a table per tool (the default on a terminal):
+                     calls, each outcome, p50 and max duration where recorded
+  --html <file>      write one self-contained HTML report of every trace given
+                     (stdout then gets each trace's summary only)
   --vendor-only      report the vendor's word alone, ignoring exit codes and escalations
   --fail-on-error    exit 1 when any call's outcome is error (denials did not run)
   -h, --help         show this help
@@ -53,6 +79,33 @@ Options:
 Exit codes: 0 read, 1 a call failed (only with --fail-on-error), 2 unreadable input
 (also empty input, no harness recognised, or no call found for --harness <name>).
 `;
+
+const outputFormats = ['text', 'json', 'github'] as const;
+type OutputFormat = (typeof outputFormats)[number];
+
+function isOutputFormat(name: string): name is OutputFormat {
+  return (outputFormats as readonly string[]).includes(name);
+}
+
+function formatLine(
+  record: CallRecord,
+  format: OutputFormat,
+  { source, colour }: { source: string; colour: boolean },
+): string {
+  switch (format) {
+    case 'json':
+      return JSON.stringify(record);
+    case 'github':
+      return formatGithub(record, source);
+    case 'text': {
+      const line = formatRecord(record);
+      // The mark and the padded word (9 characters) take the colour; the facts stay plain.
+      return colour
+        ? `${paintOutcome(line.slice(0, 9), record.outcome, true)}${line.slice(9)}`
+        : line;
+    }
+  }
+}
 
 async function write(
   stream: NodeJS.WritableStream,
@@ -71,6 +124,11 @@ function parse(argv: readonly string[]) {
       harness: { type: 'string', default: 'auto' },
       tables: { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
+      html: { type: 'string' },
+      summary: { type: 'boolean', default: false },
+      follow: { type: 'string' },
+      junit: { type: 'string' },
+      format: { type: 'string', default: 'text' },
       'vendor-only': { type: 'boolean', default: false },
       'fail-on-error': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -144,9 +202,27 @@ export async function runCli(
     await write(io.stdout, usage);
     return CliExit.Ok;
   }
-  const [file, ...extra] = positionals;
-  if (file === undefined || extra.length > 0) {
-    return fail(`expected exactly one trace file (or - for stdin)\n\n${usage}`);
+  const follow = values.follow;
+  if (follow !== undefined && positionals.length > 0) {
+    return fail(
+      `--follow takes the trace itself: give no other file\n\n${usage}`,
+    );
+  }
+  const names = follow === undefined ? positionals : [follow];
+  const [file, ...extra] = names;
+  const reports = values.html !== undefined || values.junit !== undefined;
+  if (file === undefined || file === '' || (extra.length > 0 && !reports)) {
+    return fail(
+      `expected exactly one trace file (or - for stdin; several only with --html or --junit)\n\n${usage}`,
+    );
+  }
+  if (values.html === '') return fail(`--html needs a file name\n\n${usage}`);
+  if (values.junit === '') return fail(`--junit needs a file name\n\n${usage}`);
+  const format = values.json ? 'json' : values.format;
+  if (!isOutputFormat(format)) {
+    return fail(
+      `--format must be one of ${outputFormats.join(', ')}, not "${format}"\n\n${usage}`,
+    );
   }
 
   let tables: readonly TraceTable[];
@@ -164,40 +240,96 @@ export async function runCli(
     throw error;
   }
 
-  let trace: TraceReading;
-  try {
-    const input = file === '-' ? io.stdin : createReadStream(file);
-    trace = readTrace(input, {
-      harness: values.harness,
-      tables,
-      vendorOnly: values['vendor-only'],
-    });
-  } catch (error: unknown) {
-    return fail(describe(error));
-  }
-
-  const source = file === '-' ? 'stdin' : file;
-  try {
-    for await (const record of trace) {
-      await write(
-        io.stdout,
-        `${values.json ? JSON.stringify(record) : formatRecord(record)}\n`,
+  // --follow prints a held call (claude-code, opencode) on its outcome line, then a correction
+  // if the line that releases it changed it (a denial listed at the run's end).
+  const provisional = new Map<string, CallRecord>();
+  const onProvisional = (record: CallRecord): void => {
+    provisional.set(record.callId, record);
+    if (values.html === undefined)
+      io.stdout.write(
+        `${formatLine(record, format, { source: follow ?? '', colour })}\n`,
       );
+  };
+  const open = (name: string): TraceReading =>
+    readTrace(
+      name === '-'
+        ? io.stdin
+        : follow === undefined
+          ? createReadStream(name)
+          : followFile(name, {
+              signal: io.signal ?? new AbortController().signal,
+            }),
+      {
+        harness: values.harness,
+        tables,
+        vendorOnly: values['vendor-only'],
+        ...(follow === undefined ? {} : { onProvisional }),
+      },
+    );
+
+  // The summary and notices go where they do not mix with machine-read records.
+  const notes = format === 'json' ? io.stderr : io.stdout;
+  const colour =
+    format === 'text' && useColour(io.stdout, io.env ?? process.env);
+  const onTerminal = 'isTTY' in io.stdout && io.stdout.isTTY === true;
+  const tally = values.summary || onTerminal ? new ToolTally() : undefined;
+  const traces: ReportTrace[] = [];
+  let failed = false;
+  for (const name of names) {
+    const source = name === '-' ? 'stdin' : name;
+    let trace: TraceReading;
+    try {
+      trace = open(name);
+    } catch (error: unknown) {
+      return fail(describe(error));
     }
-  } catch (error: unknown) {
-    return fail(`cannot read ${source}: ${describe(error)}`);
+    const records: CallRecord[] = [];
+    try {
+      for await (const record of trace) {
+        if (reports) records.push(record);
+        tally?.add(record);
+        const shown = provisional.get(record.callId);
+        provisional.delete(record.callId);
+        // The HTML report is the view; the terminal then gets the summaries alone.
+        if (values.html !== undefined || shown?.outcome === record.outcome)
+          continue;
+        const correction =
+          shown === undefined
+            ? ''
+            : `↻ correction: ${record.callId} was ${recordSymbol(shown)} ${shown.outcome}, now\n`;
+        await write(
+          io.stdout,
+          `${correction}${formatLine(record, format, { source, colour })}\n`,
+        );
+      }
+    } catch (error: unknown) {
+      return fail(`cannot read ${source}: ${describe(error)}`);
+    }
+    const prefix =
+      values.html !== undefined || names.length > 1 ? `${source}: ` : '';
+    await write(notes, `${prefix}${formatSummary(trace.summary)}\n`);
+    const unreadable = unreadableReason(trace.summary, values.harness);
+    if (unreadable !== undefined)
+      return fail(`cannot read ${source}: ${unreadable}`);
+    // A denial did not run: it is not the failure --fail-on-error is for.
+    failed ||= trace.summary.error > 0;
+    traces.push({ name: source, records });
   }
 
-  const { summary } = trace;
-  await write(
-    values.json ? io.stderr : io.stdout,
-    `${formatSummary(summary)}\n`,
-  );
-  const unreadable = unreadableReason(summary, values.harness);
-  if (unreadable !== undefined)
-    return fail(`cannot read ${source}: ${unreadable}`);
-  // A denial did not run: it is not the failure --fail-on-error is for.
-  return values['fail-on-error'] && summary.error > 0
-    ? CliExit.CallsFailed
-    : CliExit.Ok;
+  if (tally) await write(notes, `\n${tally.format(colour)}\n`);
+
+  const outputs = [
+    { file: values.html, what: 'report', render: renderHtmlReport },
+    { file: values.junit, what: 'JUnit report', render: renderJunitReport },
+  ];
+  for (const { file: out, what, render } of outputs) {
+    if (out === undefined) continue;
+    try {
+      writeFileSync(out, render(traces));
+    } catch (error: unknown) {
+      return fail(`cannot write ${out}: ${describe(error)}`);
+    }
+    await write(notes, `${what} written to ${out}\n`);
+  }
+  return values['fail-on-error'] && failed ? CliExit.CallsFailed : CliExit.Ok;
 }

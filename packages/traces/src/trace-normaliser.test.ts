@@ -2,11 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { CallRecord } from './call-record.ts';
 import { loadTraceTable } from './load-trace-table.ts';
 import { type Logger, silentLogger } from '@candor/tools';
-import {
-  malformedSampleLimit,
-  TraceNormaliser,
-  type TraceNormaliserOptions,
-} from './trace-normaliser.ts';
+import { TraceNormaliser } from './trace-normaliser.ts';
+import type { TraceNormaliserOptions } from './trace-normaliser-options.ts';
+import { malformedSampleLimit } from './trace-summary.ts';
 
 const acme = loadTraceTable(
   new URL('__fixtures__/invented/acme-agent.table.json', import.meta.url),

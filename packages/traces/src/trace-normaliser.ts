@@ -1,91 +1,23 @@
 import { builtinTraceTables } from './builtin-trace-tables.ts';
-import type { CallEvidence } from './call-evidence.ts';
 import type { CallRecord } from './call-record.ts';
-import { candidateRules } from './rule-index.ts';
-import { measureResult } from './measure-result.ts';
 import { normaliseCall, type NormaliseOptions } from './normalise-call.ts';
+import { openCall, type OpenCall } from './open-call.ts';
+import { parseTraceLine } from './parse-trace-line.ts';
 import type { TraceRule, TraceTable } from './parse-trace-table.ts';
-import { summariseArguments } from './summarise-arguments.ts';
-import { guardLogger, type Logger, ObservedOutcome } from '@candor/tools';
-
-/** Options of {@link TraceNormaliser} and `readTrace`. */
-export interface TraceNormaliserOptions extends NormaliseOptions {
-  /** A table's harness name, or `'auto'` (the default) to recognise the format from the lines. */
-  readonly harness?: string;
-  /** The tables to choose from. Defaults to the built-in four. */
-  readonly tables?: readonly TraceTable[];
-  /** Pino-compatible logger; silent by default. */
-  readonly logger?: Logger;
-  /**
-   * How many calls may be held at once while waiting for outcomes or late denials. Past it the
-   * oldest call is emitted as it stands, which keeps memory constant. Default 10 000.
-   */
-  readonly window?: number;
-  /**
-   * Skip, without parsing, lines that no rule of the table can match. Faster on traces full of
-   * text and reasoning lines, but a malformed line that holds none of the table's words is then
-   * skipped without being counted as malformed. Off by default, so every malformed line counts.
-   */
-  readonly skipUnmatchedLines?: boolean;
-}
-
-/** A line that could not be read as a JSON object. */
-export interface MalformedLine {
-  /** 1-based line number. */
-  readonly line: number;
-  readonly message: string;
-}
-
-/**
- * Counts over everything pushed so far. `success`, `partial`, `error`, `denied` and `unknown`
- * count calls by outcome, one each, so they add up to `calls`.
- */
-export interface TraceSummary {
-  /** The harness whose table reads the trace, or null when none recognised it (yet). */
-  readonly harness: string | null;
-  readonly lines: number;
-  readonly calls: number;
-  readonly success: number;
-  readonly partial: number;
-  /** Calls that ran, or tried to, and failed: what `--fail-on-error` looks at. */
-  readonly error: number;
-  /** Calls the harness refused (permission, policy, declined): they did not run. */
-  readonly denied: number;
-  /** Calls with no outcome line, or a word no table knows. Never counted as success. */
-  readonly unknown: number;
-  readonly malformed: number;
-  /** The first {@link malformedSampleLimit} malformed lines, with their line numbers. */
-  readonly malformedLines: readonly MalformedLine[];
-  /** Lines given up on before any table recognised the format (auto-detection only). */
-  readonly unrecognised: number;
-  /** Calls emitted while still in flight because the window was full. */
-  readonly evicted: number;
-}
-
-/** How many malformed lines are kept with their numbers; the rest are only counted. */
-export const malformedSampleLimit = 20;
+import { readCallFacts, readDenial, readOutcome } from './read-call-facts.ts';
+import { candidateRules } from './rule-index.ts';
+import type { TraceNormaliserOptions } from './trace-normaliser-options.ts';
+import {
+  malformedSampleLimit,
+  type MalformedLine,
+  type TraceSummary,
+} from './trace-summary.ts';
+import { guardLogger, type Logger } from '@candor/tools';
 
 const detectionBufferLimit = 1000;
 const filterPatience = 32;
 const filterRest = 512;
 const noRecords: readonly CallRecord[] = Object.freeze([]);
-const noEscalations: readonly string[] = Object.freeze([]);
-
-type Evidence = { -readonly [K in keyof CallEvidence]: CallEvidence[K] } & {
-  // A denial reason read from the trace (such as `user-rejected`) beats a table's literal label.
-  reasonFromTrace: boolean;
-  emitted: boolean;
-  // Waiting in #settled for a flush.
-  held: boolean;
-};
-
-function vendorWord(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean')
-    return String(value);
-  return JSON.stringify(value);
-}
-
 /**
  * Turns trace lines into call records, one line at a time, with memory bounded by the window.
  * It is synchronous and push-based so a stream reader, a benchmark or a test can drive it.
@@ -101,17 +33,17 @@ export class TraceNormaliser {
   readonly #options: NormaliseOptions;
   readonly #logger: Logger;
   readonly #window: number;
-  readonly #calls = new Map<string, Evidence>();
+  readonly #calls = new Map<string, OpenCall>();
   // Settled calls waiting for a flush line, in the order they settled, kept apart so a flush
   // never walks calls in flight. An array with a flag on each call rather than a Set: hashing
   // every call twice more cost more than the rules. Evicted calls leave stale entries (marked
   // emitted), counted out of #heldCount and swept when they outnumber the live ones.
-  #settled: Evidence[] = [];
+  #settled: OpenCall[] = [];
   #heldCount = 0;
   // Calls in order of first appearance, for eviction. Emitted ones are skipped lazily: taking
   // the head of a Map after many deletions walks the holes they leave, which is quadratic.
   // Slots behind the head are cleared at once, so emitted calls are not kept alive.
-  #order: (Evidence | undefined)[] = [];
+  #order: (OpenCall | undefined)[] = [];
   #head = 0;
   // The line being processed; kept on the instance so per-rule calls allocate nothing.
   #lineHarness = '';
@@ -121,6 +53,7 @@ export class TraceNormaliser {
   #filterPassed = 0;
   #filterRest = 0;
   readonly #skipUnmatched: boolean;
+  readonly #onProvisional: ((record: CallRecord) => void) | undefined;
   #table: TraceTable | undefined;
   #pending: { line: number; value: object }[] = [];
   #ended = false;
@@ -149,6 +82,7 @@ export class TraceNormaliser {
     this.#logger = guardLogger(options.logger);
     this.#window = options.window ?? 10_000;
     this.#skipUnmatched = options.skipUnmatchedLines === true;
+    this.#onProvisional = options.onProvisional;
     if (!Number.isInteger(this.#window) || this.#window < 1) {
       throw new RangeError(
         `window must be a positive integer, got ${String(options.window)}`,
@@ -232,28 +166,9 @@ export class TraceNormaliser {
   }
 
   #parse(text: string, line: number): object | undefined {
-    let body = text;
-    if (line === 1 && body.charCodeAt(0) === 0xfeff) body = body.slice(1);
-    // Checked by first character so ordinary lines never pay for a trimmed copy.
-    const first = body.charCodeAt(0);
-    if (
-      body === '' ||
-      ((first === 32 || first === 9 || first === 13) && body.trim() === '')
-    ) {
-      return undefined;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(body);
-    } catch (error: unknown) {
-      this.#malformed(
-        line,
-        error instanceof Error ? error.message : String(error),
-      );
-      return undefined;
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      this.#malformed(line, 'not a JSON object');
+    const value = parseTraceLine(text, line);
+    if (typeof value === 'string') {
+      this.#malformed(line, value);
       return undefined;
     }
     return value;
@@ -366,7 +281,7 @@ export class TraceNormaliser {
     for (const evidence of settled) this.#release(evidence);
   }
 
-  #release(evidence: Evidence): void {
+  #release(evidence: OpenCall): void {
     if (!evidence.held) return;
     evidence.held = false;
     this.#calls.delete(evidence.callId);
@@ -387,132 +302,36 @@ export class TraceNormaliser {
     const callId = String(id);
     let evidence = this.#calls.get(callId);
     if (evidence === undefined) {
-      evidence = {
-        harness: this.#lineHarness,
-        callId,
-        line,
-        tool: undefined,
-        argsSummary: '',
-        settled: false,
-        vendorStatus: null,
-        vendorField: null,
-        vendorOutcome: ObservedOutcome.UNKNOWN,
-        exitCode: undefined,
-        escalations: noEscalations,
-        denied: false,
-        denialReason: undefined,
-        resultLength: null,
-        startedAt: undefined,
-        endedAt: undefined,
-        reasonFromTrace: false,
-        emitted: false,
-        held: false,
-      };
+      evidence = openCall(this.#lineHarness, callId, line);
       this.#calls.set(callId, evidence);
       this.#order.push(evidence);
     }
-    // Denial lines only fill gaps; start and outcome lines carry the call's own facts.
-    const fill = rule.kind === 'denial';
-    const tool =
-      rule.tool === undefined ? undefined : rule.tool.read(item, root);
-    if (tool !== undefined && !(fill && evidence.tool !== undefined))
-      evidence.tool = tool;
-    // Arguments repeat on outcome lines (codex) and are the same call's: summarise them once.
-    if (
-      rule.args !== undefined &&
-      (rule.kind === 'start' || evidence.argsSummary === '')
-    ) {
-      const args = rule.args.read(item, root);
-      if (args !== undefined) evidence.argsSummary = summariseArguments(args);
-    }
-    const startedAt =
-      rule.startedAt === undefined
-        ? undefined
-        : rule.startedAt.read(item, root);
-    if (startedAt !== undefined) evidence.startedAt = startedAt;
-    const endedAt =
-      rule.endedAt === undefined ? undefined : rule.endedAt.read(item, root);
-    if (endedAt !== undefined) evidence.endedAt = endedAt;
-
+    const at = { item, root };
+    readCallFacts(evidence, rule, at);
     switch (rule.kind) {
       case 'start':
         return;
       case 'denial':
-        evidence.denied = true;
-        this.#recordDenialReason(evidence, rule, item);
+        readDenial(evidence, rule, at);
         return;
       case 'outcome':
-        this.#settle(evidence, rule, item);
+        if (rule.status === undefined) return;
+        if (!evidence.held) {
+          evidence.held = true;
+          this.#heldCount += 1;
+          this.#settled.push(evidence);
+        }
+        readOutcome(evidence, rule, at);
+        if (
+          this.#onProvisional !== undefined &&
+          this.#table?.holdUntilFlush === true
+        )
+          this.#onProvisional(normaliseCall(evidence, this.#options));
         return;
     }
   }
 
-  #recordDenialReason(
-    evidence: Evidence,
-    rule: TraceRule,
-    item: unknown,
-  ): void {
-    const { reason } = rule;
-    if (reason === undefined) return;
-    const value = reason.read(item, this.#lineRoot);
-    if (value === undefined) return;
-    const fromTrace = reason.value === undefined;
-    if (
-      fromTrace
-        ? !evidence.reasonFromTrace
-        : evidence.denialReason === undefined
-    ) {
-      evidence.denialReason = value;
-      evidence.reasonFromTrace = fromTrace;
-    }
-  }
-
-  #settle(evidence: Evidence, rule: TraceRule, item: unknown): void {
-    const { status } = rule;
-    if (status === undefined) return;
-    const root = this.#lineRoot;
-    // Last outcome line wins: codex can re-emit an item, opencode can re-emit a part.
-    evidence.settled = true;
-    if (!evidence.held) {
-      evidence.held = true;
-      this.#heldCount += 1;
-      this.#settled.push(evidence);
-    }
-    let word: string | undefined;
-    let field: string | null = null;
-    for (const source of status.from) {
-      const value = source.path.read(item, root);
-      if (value !== undefined && value !== null) {
-        word = source.word ?? vendorWord(value);
-        if (source.word === undefined && typeof value !== 'string')
-          field = source.path.segments.at(-1) ?? null;
-        break;
-      }
-    }
-    evidence.vendorField = field;
-    if (word === undefined) {
-      evidence.vendorStatus = null;
-      evidence.vendorOutcome = status.absent ?? ObservedOutcome.UNKNOWN;
-    } else {
-      evidence.vendorStatus = word;
-      evidence.vendorOutcome =
-        status.map.get(word) ?? status.otherwise ?? ObservedOutcome.UNKNOWN;
-    }
-    evidence.exitCode =
-      rule.exitCode === undefined ? undefined : rule.exitCode.read(item, root);
-    evidence.escalations =
-      rule.escalate.length === 0
-        ? noEscalations
-        : rule.escalate
-            .filter((escalation) => escalation.matches(item, root))
-            .map((escalation) => escalation.reason);
-    evidence.resultLength =
-      rule.result === undefined
-        ? null
-        : measureResult(rule.result.read(item, root));
-  }
-
-  #emit(evidence: Evidence): void {
+  #emit(evidence: OpenCall): void {
     evidence.emitted = true;
     const record = normaliseCall(evidence, this.#options);
     this.#counts.calls += 1;
