@@ -33,6 +33,7 @@ import {
   TRACE_HELP_COMMAND,
 } from './consumer-plan.ts';
 import { copyWorkspace } from './copy-workspace.ts';
+import { checkExampleProjects } from './example-projects.ts';
 import { checkPackAllConsumers } from './pack-all-consumers.ts';
 import { checkFrameworkConsumers } from './framework-consumers.ts';
 import { checkPublishedPackage, importSpecifiers } from './manifest-check.ts';
@@ -727,6 +728,17 @@ async function runSteps(run: Run): Promise<void> {
     env: childEnv,
     nodeBin: host.bin,
     packages: available,
+  });
+
+  // Every examples/ project, installed from the local registry and run.
+  await checkExampleProjects({
+    checks,
+    processes,
+    workspace,
+    work,
+    registryUrl: registry.url,
+    version,
+    env: childEnv,
   });
 
   // The framework adapters, in their own projects with their frameworks beside them.
