@@ -33,6 +33,8 @@ import {
   TRACE_HELP_COMMAND,
 } from './consumer-plan.ts';
 import { copyWorkspace } from './copy-workspace.ts';
+import { checkExampleProjects } from './example-projects.ts';
+import { checkPackAllConsumers } from './pack-all-consumers.ts';
 import { checkFrameworkConsumers } from './framework-consumers.ts';
 import { checkPublishedPackage, importSpecifiers } from './manifest-check.ts';
 import { CommandFailed, ProcessGroup } from './process-group.ts';
@@ -714,6 +716,29 @@ async function runSteps(run: Run): Promise<void> {
     npmrc: (manager) => consumerNpmrc(run, manager),
     env: childEnv({ npm_config_userconfig: join(work, 'consumer.npmrc') }),
     nodeBin: host.bin,
+  });
+
+  // The install before npm: pack:all's tarballs, installed together as its output says.
+  await checkPackAllConsumers({
+    checks,
+    processes,
+    workspace,
+    work,
+    registryUrl: registry.url,
+    env: childEnv,
+    nodeBin: host.bin,
+    packages: available,
+  });
+
+  // Every examples/ project, installed from the local registry and run.
+  await checkExampleProjects({
+    checks,
+    processes,
+    workspace,
+    work,
+    registryUrl: registry.url,
+    version,
+    env: childEnv,
   });
 
   // The framework adapters, in their own projects with their frameworks beside them.

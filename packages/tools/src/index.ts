@@ -25,10 +25,12 @@ export type { SafeParseToolResponse } from './tool-response-schema.ts';
 export {
   isDenied,
   isObservedOutcome,
+  isOutcome,
   ObservedOutcome,
   outcomeOf,
   ToolOutcome,
 } from './outcome-of.ts';
+export type { ResponseOfOutcome } from './outcome-of.ts';
 export {
   defineTool,
   isToolDefinition,

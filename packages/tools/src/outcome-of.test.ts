@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   isDenied,
   isObservedOutcome,
+  isOutcome,
   ObservedOutcome,
   outcomeOf,
   ToolOutcome,
@@ -61,5 +62,22 @@ describe('ObservedOutcome', () => {
     ['an inherited property name', 'toString'],
   ])('rejects %s', (_label, value) => {
     expect(isObservedOutcome(value)).toBe(false);
+  });
+});
+
+describe('isOutcome', () => {
+  it.each([
+    ['success', ToolResponse.success('ok')],
+    ['partial', ToolResponse.partial('half', { reason: 'truncated' })],
+    ['error', ToolResponse.error('TIMEOUT', 'slow')],
+    ['denied', ToolResponse.denied('user said no')],
+  ] as const)('agrees with outcomeOf for %s', (word, response) => {
+    for (const outcome of Object.values(ToolOutcome)) {
+      expect(isOutcome(response, outcome)).toBe(outcome === word);
+    }
+  });
+
+  it('says a denial is not an error', () => {
+    expect(isOutcome(ToolResponse.denied('no'), 'error')).toBe(false);
   });
 });

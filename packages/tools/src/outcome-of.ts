@@ -1,4 +1,9 @@
-import { type ToolResponse } from './tool-response.ts';
+import {
+  type ErrorResponse,
+  type PartialResponse,
+  type SuccessResponse,
+  type ToolResponse,
+} from './tool-response.ts';
 
 /**
  * The vocabulary of events, traces, budgets and breakers. `denied` is an approval gate's refusal:
@@ -70,4 +75,36 @@ export function outcomeOf(response: ToolResponse): ToolOutcome {
     case 'error':
       return isDenied(response) ? 'denied' : 'error';
   }
+}
+
+// A phantom key no value has. `error` and `denied` share ErrorResponse, so a plain
+// `response is ErrorResponse` would let `!isOutcome(r, 'error')` wrongly drop denials from the
+// else branch; the mark keeps that branch a full ToolResponse.
+declare const outcomeMark: unique symbol;
+
+/**
+ * The response type each outcome word implies: `error` and `denied` both carry `errorInfo`.
+ */
+export type ResponseOfOutcome<O extends ToolOutcome> = O extends 'success'
+  ? SuccessResponse
+  : O extends 'partial'
+    ? PartialResponse
+    : ErrorResponse & { readonly [outcomeMark]: O };
+
+/**
+ * True when {@link outcomeOf} would say `outcome`, and a type guard: inside the branch the
+ * response is narrowed, so `errorInfo` or `reason` is reachable without a second status check.
+ * `outcomeOf(r) === 'error'` cannot narrow `r` (TypeScript narrows only through a predicate).
+ *
+ * @example
+ * ```ts
+ * if (isOutcome(response, 'error')) console.log(response.errorInfo.code);
+ * if (isOutcome(response, 'partial')) console.log(response.reason);
+ * ```
+ */
+export function isOutcome<O extends ToolOutcome>(
+  response: ToolResponse,
+  outcome: O,
+): response is ResponseOfOutcome<O> {
+  return outcomeOf(response) === outcome;
 }

@@ -1,0 +1,43 @@
+// The built-in tools served over MCP (stdio) by the `candor-mcp` CLI, and a client that imports
+// them into its own registry through the official MCP SDK. The same server is what Claude Code
+// runs: claude mcp add candor -- npx candor-mcp --workspace /path/to/your/project
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { importMcpTools } from '@candor/mcp';
+import { ToolRegistry } from '@candor/registry';
+
+const workspace = join(import.meta.dirname, 'workspace');
+const bin = realpathSync(
+  join(import.meta.dirname, 'node_modules', '.bin', 'candor-mcp'),
+);
+const registry = new ToolRegistry();
+const imported = await importMcpTools(
+  {
+    stdio: { command: process.execPath, args: [bin, '--workspace', workspace] },
+  },
+  registry,
+  { prefix: 'candor_' },
+);
+console.log(`imported: ${[...imported.tools].sort().join(', ')}`);
+
+const calls: [string, Record<string, unknown>][] = [
+  ['candor_read_file', { path: 'hello.txt' }],
+  ['candor_read_file', { path: 'missing.txt' }],
+  ['candor_read_file', { path: '../../package.json' }],
+  ['candor_calculator', { expression: '17 * 3' }],
+];
+try {
+  for (const [tool, args] of calls) {
+    const response = await registry.call(tool, args);
+    const detail =
+      response.status === 'error'
+        ? response.errorInfo.code
+        : response.text.trim();
+    console.log(
+      `${tool} ${JSON.stringify(args)} → ${response.status} ${detail}`,
+    );
+  }
+} finally {
+  await imported.close();
+  registry.shutdown();
+}
