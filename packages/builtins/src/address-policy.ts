@@ -24,6 +24,11 @@ const INTERNAL_RANGES: readonly (readonly [string, number, string])[] = [
   ['240.0.0.0', 4, 'reserved'],
   ['::', 128, 'unspecified'],
   ['::1', 128, 'loopback'],
+  // Forms that carry an IPv4 address and are no public destination (after `::` and `::1`, which
+  // they contain, so that those keep their own word).
+  ['::', 96, 'IPv4-compatible (deprecated)'],
+  ['::ffff:0:0:0', 96, 'IPv4-translated (RFC 2765)'],
+  ['64:ff9b:1::', 48, 'local-use NAT64 (RFC 8215)'],
   ['100::', 64, 'discard-only'],
   ['2001:db8::', 32, 'documentation'],
   ['fd00:ec2::254', 128, 'cloud metadata'],

@@ -25,7 +25,8 @@ export interface HttpFetchToolOptions {
    * port (`127.0.0.1:8080`, `[::1]:9000`), IP addresses or CIDR ranges (`10.0.0.0/8`). By
    * default it reaches public addresses only: loopback, private (RFC 1918, unique-local
    * `fc00::/7`), link-local, cloud metadata (`169.254.169.254`, `fd00:ec2::254`), carrier-grade
-   * NAT, unspecified, multicast and reserved addresses, IPv4-mapped ones included, answer
+   * NAT, unspecified, multicast and reserved addresses, IPv4-mapped ones included (and the
+   * IPv4-compatible, IPv4-translated and local-use NAT64 IPv6 forms), answer
    * ACCESS_DENIED. A host entry allows whatever its name resolves to.
    */
   readonly allowHosts?: readonly string[];

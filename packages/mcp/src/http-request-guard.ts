@@ -10,6 +10,8 @@ import {
   localhostAllowedOrigins,
 } from '@modelcontextprotocol/server';
 import { rpcError } from './json-rpc-http.ts';
+import { requestTargetCheck } from './request-target-check.ts';
+import { sameServerOrigin } from './same-server-origin.ts';
 
 /** What {@link httpRequestGuard} checks. */
 export interface HttpRequestGuardOptions {
@@ -18,11 +20,13 @@ export interface HttpRequestGuardOptions {
   readonly allowedHosts?: readonly string[] | undefined;
   readonly allowedOrigins?: readonly string[] | undefined;
   readonly bearerToken?: string | undefined;
+  /** The port the server listens on: without `allowedOrigins`, an `Origin` must name it. */
+  readonly port?: (() => number) | undefined;
 }
 
 /**
  * The checks every request passes before any routing, in the order a browser attack meets
- * them: `Host`, then `Origin` (both 403, with the MCP SDK's own guards), then the bearer token
+ * them: `Host` and an absolute-form target's authority, then `Origin` (all 403, with the MCP SDK's own guards), then the bearer token
  * (401). Answers the refused request and returns false; returns true when it may go on.
  */
 export function httpRequestGuard(
@@ -32,21 +36,27 @@ export function httpRequestGuard(
     ...localhostAllowedHostnames(),
     ...boundHostname(options.host),
   ];
-  const checkHost = hostHeaderValidation(
-    listOption('allowedHosts', hosts).map((host) => host.toLowerCase()),
+  const hostList = listOption('allowedHosts', hosts).map((host) =>
+    host.toLowerCase(),
   );
-  const checkOrigin = originValidation(
-    listOption(
-      'allowedOrigins',
-      options.allowedOrigins ?? localhostAllowedOrigins(),
-    ).map((host) => host.toLowerCase()),
-  );
+  const checkHost = hostHeaderValidation(hostList);
+  const checkTarget = requestTargetCheck(hostList);
+  const checkOrigin =
+    options.allowedOrigins === undefined && options.port !== undefined
+      ? sameServerOrigin(options.port)
+      : originValidation(
+          listOption(
+            'allowedOrigins',
+            options.allowedOrigins ?? localhostAllowedOrigins(),
+          ).map((host) => host.toLowerCase()),
+        );
   const expected =
     options.bearerToken === undefined
       ? undefined
       : digest(`Bearer ${options.bearerToken}`);
   return (request, response) => {
     if (!checkHost(request, response)) return false;
+    if (!checkTarget(request, response)) return false;
     if (!checkOrigin(request, response)) return false;
     if (authorised(request, expected)) return true;
     rpcError(response, 401, {

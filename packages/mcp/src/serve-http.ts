@@ -62,6 +62,8 @@ export async function serveHttp(
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
     bearerToken: options.bearerToken,
+    // Read per request, once listening: the port is known only then (port 0 picks one).
+    port: () => (http.address() as AddressInfo).port,
   });
   const sessions = new SessionPool<NodeStreamableHTTPServerTransport>({
     maxSessions: positive(

@@ -62,8 +62,9 @@ export interface HttpServeOptions extends ServeOptions {
   /**
    * Hostnames (no scheme or port) a request's `Origin` header may name; a request from a web
    * page of any other origin gets 403 (the MCP spec's Streamable HTTP security rule). Requests
-   * without `Origin` (every non-browser client) pass. `localhost`, `127.0.0.1` and `[::1]`
-   * unless set.
+   * without `Origin` (every non-browser client) pass. Unless set: `localhost`, `127.0.0.1` and
+   * `[::1]` on the server's own port only, so a page served from another local port gets 403
+   * too. Hostnames listed here pass on any port.
    */
   readonly allowedOrigins?: readonly string[];
   /**
