@@ -10,10 +10,8 @@ import {
   recordingLogger,
   redisInstalled,
 } from './__fixtures__/fleet-helpers.ts';
-import {
-  createRedisBreakerStore,
-  type RedisBreakerStore,
-} from './redis-breaker-store.ts';
+import { createRedisBreakerStore } from './create-redis-breaker-store.ts';
+import { type RedisBreakerStore } from './redis-breaker-store.ts';
 import { type RedisServer, startRedisServer } from './redis-server.ts';
 
 const down = () =>

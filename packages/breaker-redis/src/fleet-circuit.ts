@@ -55,6 +55,8 @@ export class FleetCircuit implements SharedCircuit {
   #provisional = false;
   #published: FleetView = 'local';
   #claiming: Promise<void> | undefined;
+  /** The token of the claim request in flight. */
+  #claimToken: string | undefined;
   #starting: Promise<void> | undefined;
   /** The trial this process runs now. */
   #heldTrial: string | undefined;
@@ -96,7 +98,12 @@ export class FleetCircuit implements SharedCircuit {
     if (!this.#host.usable() || record === undefined) return LOCAL;
     if (record.state === 'closed') return RUN;
     const now = this.#host.serverNow();
-    const claimed = record.trialUntil !== undefined && record.trialUntil > now;
+    // The claim's end with a margin each side for the estimate of the server's clock: the
+    // claimant stops trusting it a little early, everyone else a little late, so no trial
+    // starts near its end only to find it still held on the server.
+    const margin = Math.max(2, this.#host.claimMs / 5);
+    const claimed =
+      record.trialUntil !== undefined && record.trialUntil + margin > now;
     if (record.state === 'open') {
       const wait = (record.openedAt ?? 0) + this.rules.resetTimeoutMs - now;
       if (wait > 0) {
@@ -109,11 +116,15 @@ export class FleetCircuit implements SharedCircuit {
     }
     if (this.#heldTrial !== undefined) return refuse('half_open', 0);
     const claim = this.#claim;
-    // A margin for the estimate of the server's clock: the claim must still hold on the server.
-    if (claim !== undefined && now < claim.until - this.#host.claimMs / 5) {
+    if (claim !== undefined && now < claim.until - margin) {
       return this.#runTrial(record, claim.token, now);
     }
     if (claimed) return refuse('half_open', 0);
+    // This process's own claim, still on its way: the trial takes its token, so that the claim
+    // (granted first, on the same connection) is this trial's, not a rival's.
+    if (this.#claimToken !== undefined) {
+      return this.#runTrial(record, this.#claimToken, now);
+    }
     // Nobody holds a claim (its holder went quiet, or no call was refused while open): this call
     // takes the trial in one step. Processes that find it due within the same round trip may
     // each run one call; only the lease's winner decides (see docs/fleet.md).
@@ -142,13 +153,24 @@ export class FleetCircuit implements SharedCircuit {
   #askForClaim(): void {
     if (this.#claiming !== undefined) return;
     const token = nextToken(this.#host.processId);
+    this.#claimToken = token;
     // claimTrial never rejects: a failure degrades the store instead.
     this.#claiming = this.#host.claimTrial(this, token).then((until) => {
       this.#claiming = undefined;
+      this.#claimToken = undefined;
+      // Unless a trial already runs on it (or on another token).
       if (until !== undefined && this.#heldTrial === undefined) {
         this.#claim = { token, until };
       }
     });
+  }
+
+  /**
+   * Called by the store when the trial this process started was not granted (another process
+   * holds the claim or the lease): the store's answer replaces the half-open view taken at once.
+   */
+  startDenied(): void {
+    this.#provisional = false;
   }
 
   /** Resolves once the trial requests in flight, if any, have their answers. */

@@ -252,9 +252,15 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
       done.closed = true;
     });
     const during: Result[] = [];
-    while (!done.closed) {
+    // Bounded, so that a fleet that never recovers fails with what each process saw.
+    const giveUp = performance.now() + 20_000;
+    while (!done.closed && performance.now() < giveUp) {
       for (const worker of others) during.push(await worker.call());
     }
+    expect(
+      done.closed,
+      JSON.stringify(quiet.map((w) => [w.name, w.changes.map((c) => c.to)])),
+    ).toBe(true);
     const closedAt = await closed;
     // The frozen instance is never thawed: it is reclaimed, as a platform would.
     const reclaimed = once(q1.child, 'exit');

@@ -1,6 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { type FleetCircuit } from './fleet-circuit.ts';
+import { type FleetRecord, parseFleetRecord } from './fleet-record.ts';
 import { type FleetKeys } from './fleet-keys.ts';
-import { restoreScript } from './fleet-scripts.ts';
+import {
+  GENERATION_FIELD,
+  generationScript,
+  restoreScript,
+} from './fleet-scripts.ts';
 import { type RedisLink } from './redis-link.ts';
 
 /**
@@ -18,13 +24,15 @@ export async function readFleet({
   readonly keys: FleetKeys;
   readonly circuits: Iterable<FleetCircuit>;
   readonly processId: string;
-}): Promise<Map<string, string>> {
+}): Promise<{ held: Map<string, string>; generation: string }> {
   await link.readClock();
+  const generation = await readGeneration(link, keys);
   // Every script reads the epochs: a key of another type there would fail each batch, and
   // the store would bounce between healthy and fallen back. WRONGTYPE fails the resync.
   await link.command(['HLEN', keys.epochs]);
   const flat = await link.command<unknown>(['HGETALL', keys.states]);
   const held = new Map(toEntries(flat));
+  held.delete(GENERATION_FIELD);
   for (const circuit of circuits) {
     const record = circuit.shared;
     if (
@@ -51,7 +59,57 @@ export async function readFleet({
     );
     held.set(circuit.tool, String(reply[1]));
   }
-  return held;
+  return { held, generation };
+}
+
+/**
+ * The fleet's generation (written now if the states hash has none), keeping the states and
+ * epochs alive. Another answer than the one last read means the fleet's state was lost.
+ */
+export async function readGeneration(
+  link: RedisLink,
+  keys: FleetKeys,
+): Promise<string> {
+  const reply = await link.eval(
+    generationScript,
+    [keys.states, keys.epochs],
+    [randomBytes(8).toString('hex')],
+  );
+  const generation = reply[1];
+  if (typeof generation !== 'string') {
+    throw new TypeError(
+      'Redis answered the generation with something unexpected',
+    );
+  }
+  return generation;
+}
+
+/**
+ * Applies a full read of the fleet: each circuit takes its tool's record (a tool with none is
+ * closed), records of tools without a circuit here are kept in `known` for when one is made.
+ */
+export function applyFleet(
+  held: ReadonlyMap<string, string>,
+  here: {
+    readonly circuits: ReadonlyMap<string, FleetCircuit>;
+    readonly known: Map<string, FleetRecord | undefined>;
+    readonly onGarbage: (tool: string) => void;
+  },
+): void {
+  const { circuits, known, onGarbage } = here;
+  known.clear();
+  for (const [tool, raw] of held) {
+    const record = parseFleetRecord(raw);
+    if (record === undefined) onGarbage(tool);
+    const circuit = circuits.get(tool);
+    if (circuit === undefined) known.set(tool, record);
+    else circuit.apply(record, { force: true });
+  }
+  for (const circuit of circuits.values()) {
+    if (!held.has(circuit.tool)) {
+      circuit.apply({ state: 'closed', epoch: 0 }, { force: true });
+    }
+  }
 }
 
 /** The fields of an HGETALL reply (RESP2 array or RESP3 map); throws on any other shape. */

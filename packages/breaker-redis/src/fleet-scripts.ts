@@ -12,15 +12,33 @@ function script(source: string): FleetScript {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
+/**
+ * How long the states and epochs hashes live without a write or a heartbeat (a day): every key
+ * the fleet writes expires, windows and leases much sooner.
+ */
+export const KEY_TTL_MS = 86_400_000;
+
+/**
+ * The field of the states hash that holds the fleet's generation: a random id written when the
+ * hash is created. It lives and dies with the records (a flush, an eviction of the hash, a
+ * failover to an empty replica), so a process that finds another id, or none, knows the fleet's
+ * state was lost. No tool is named with a NUL character.
+ */
+export const GENERATION_FIELD = '\u0000generation';
+
 // Shared by every script: the server's clock (one clock for the whole fleet), the next epoch
 // for a tool (monotonic even across a server restart, as it starts from the clock) and the
 // record of a closed tool.
 const prelude = `
+local GENERATION = '\\0generation'
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local function nextEpoch(epochs, tool)
   local e = math.max(now, (tonumber(redis.call('HGET', epochs, tool)) or 0) + 1)
   redis.call('HSET', epochs, tool, e)
+  -- Every key expires: the states (KEYS[1] in every script) and epochs outlive a day of silence.
+  redis.call('PEXPIRE', epochs, ${KEY_TTL_MS})
+  redis.call('PEXPIRE', KEYS[1], ${KEY_TTL_MS})
   return e
 end
 local function closedRecord(epochs, tool)
@@ -240,3 +258,18 @@ export function outcomeBatch(
   }
   return { names, args };
 }
+
+/**
+ * Reads the fleet's generation, writing `candidate` when there is none, and keeps the states and
+ * epochs alive. KEYS: states, epochs. ARGV: candidate. Returns the server time and the generation.
+ */
+export const generationScript = script(`${prelude}
+local g = redis.call('HGET', KEYS[1], GENERATION)
+if not g then
+  redis.call('HSET', KEYS[1], GENERATION, ARGV[1])
+  g = ARGV[1]
+end
+redis.call('PEXPIRE', KEYS[1], ${KEY_TTL_MS})
+redis.call('PEXPIRE', KEYS[2], ${KEY_TTL_MS})
+return { now, g }
+`);

@@ -52,6 +52,10 @@ export class FleetTrials {
       script: startScript,
       ms: circuit.rules.leaseMs,
       token,
+      // Another process holds the trial: this process's own half-open view is wrong.
+      denied: () => {
+        circuit.startDenied();
+      },
     });
   }
 
@@ -79,7 +83,12 @@ export class FleetTrials {
   /** Runs the claim or start script for one tool; applies its record, returns its grant. */
   async #run(
     circuit: FleetCircuit,
-    step: { script: FleetScript; ms: number; token: string },
+    step: {
+      script: FleetScript;
+      ms: number;
+      token: string;
+      denied?: () => void;
+    },
   ): Promise<boolean> {
     const { link, keys, processId } = this.#context;
     const { tool, rules } = circuit;
@@ -96,8 +105,10 @@ export class FleetTrials {
           step.token,
         ],
       );
+      const granted = reply[2] === 1;
+      if (!granted) step.denied?.();
       this.#context.apply(tool, reply[1]);
-      return reply[2] === 1;
+      return granted;
     } catch (error: unknown) {
       this.#context.degrade(error);
       return false;

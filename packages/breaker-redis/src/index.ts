@@ -13,14 +13,12 @@ export {
   type FleetView,
 } from './fleet-circuit.ts';
 export type { FleetRecord, FleetState } from './fleet-record.ts';
-export {
-  createRedisBreakerStore,
-  RedisBreakerStore,
-} from './redis-breaker-store.ts';
+export { createRedisBreakerStore } from './create-redis-breaker-store.ts';
+export { RedisBreakerStore } from './redis-breaker-store.ts';
 export type {
   RedisBreakerStoreHealth,
   RedisBreakerStoreOptions,
   RedisBreakerStoreStats,
-} from './redis-breaker-store.ts';
+} from './redis-breaker-store-options.ts';
 export { findRedisServer, startRedisServer } from './redis-server.ts';
 export type { RedisServer, RedisServerOptions } from './redis-server.ts';

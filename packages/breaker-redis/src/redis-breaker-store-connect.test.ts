@@ -11,7 +11,7 @@ import {
   viewBecomes,
 } from './__fixtures__/fleet-helpers.ts';
 import { useRedisFleet } from './__fixtures__/redis-fleet.ts';
-import { createRedisBreakerStore } from './redis-breaker-store.ts';
+import { createRedisBreakerStore } from './create-redis-breaker-store.ts';
 import { startRedisServer } from './redis-server.ts';
 
 /** Reaching Redis: passwords, TLS, a Redis that dies or is slow, and bad options. */

@@ -14,10 +14,8 @@ import { refusal, useRedisFleet } from './__fixtures__/redis-fleet.ts';
 import { startTcpProxy } from './__fixtures__/tcp-proxy.ts';
 import { type FleetRules } from './fleet-circuit.ts';
 import { recordScript } from './fleet-scripts.ts';
-import {
-  createRedisBreakerStore,
-  type RedisBreakerStore,
-} from './redis-breaker-store.ts';
+import { createRedisBreakerStore } from './create-redis-breaker-store.ts';
+import { type RedisBreakerStore } from './redis-breaker-store.ts';
 import { startRedisServer } from './redis-server.ts';
 
 /** Attacks on what the README and the store's doc comments promise about a Redis that fails, with a real redis-server. */

@@ -40,7 +40,7 @@ export interface RedisBreakerStoreOptions {
    * How long a process's claim on the next half-open trial holds the rest of the fleet back once
    * the trial is due. The claimant's first call once due is the trial; a claimant that went quiet
    * (a serverless instance) delays recovery by this much at most, then any process's call takes
-   * the trial. Default 50 ms.
+   * the trial. Default 25 ms.
    */
   readonly trialClaimMs?: number;
   /** A pino-compatible logger. Default: silent. */
@@ -70,7 +70,7 @@ export const storeDefaults = {
   commandTimeoutMs: 100,
   connectTimeoutMs: 2_000,
   probeIntervalMs: 1_000,
-  trialClaimMs: 50,
+  trialClaimMs: 25,
 };
 
 function checkMs(name: string, value: unknown): void {

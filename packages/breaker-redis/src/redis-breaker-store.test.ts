@@ -5,6 +5,7 @@ import {
   defaultRules,
   rawRedisClient,
   recordingLogger,
+  redisClockPassed,
   redisInstalled,
   viewBecomes,
 } from './__fixtures__/fleet-helpers.ts';
@@ -178,6 +179,46 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     await closed;
   });
 
+  it('a trial started while another process holds the lease unseen: the view goes back to the store’s, and the next free trial closes', async () => {
+    const name = freshTool();
+    const rules = { ...defaultRules, minimumCalls: 1, resetTimeoutMs: 1 };
+    const s = await store({ keyPrefix: 'unseen:' });
+    const c = s.circuit(name, rules);
+    const opened = viewBecomes(c, 'open');
+    c.record(c.admit(), true);
+    await opened;
+    // Someone holds the trial without this process having heard of it.
+    const client = await raw();
+    await client.set(`unseen:lease:${name}`, 'someone-else', {
+      expiration: { type: 'PX', value: 300 },
+    });
+    await redisClockPassed(redis.url, (c.shared?.openedAt ?? 0) + 50);
+    const trial = c.admit();
+    expect(trial.kind).toBe('trial');
+    await c.lease();
+    // Denied: not half-open here for the length of a lease, just open as Redis says.
+    expect(c.view).toBe('open');
+    c.record(trial, false);
+    await c.lease();
+    expect(c.view).toBe('open');
+    // Once that lease runs out, a trial of this process is granted, and it closes the tool.
+    for (;;) {
+      const next = c.admit();
+      expect(next.kind).toBe('trial');
+      await c.lease();
+      if (c.view === 'half_open') {
+        const closed = viewBecomes(c, 'closed');
+        c.record(next, false);
+        await closed;
+        break;
+      }
+      c.record(next, false);
+      await c.lease();
+      await client.ping();
+    }
+    client.destroy();
+  });
+
   it('a failed trial reopens the circuit for everyone', async () => {
     const name = freshTool();
     const rules = { ...defaultRules, minimumCalls: 1, resetTimeoutMs: 1 };
@@ -249,9 +290,13 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     await opened;
     const client = await raw();
     const keys = await client.keys('*');
-    client.destroy();
     expect(keys.filter((key) => key.startsWith('app-a:'))).not.toEqual([]);
-    expect(keys.filter((key) => key.startsWith('app-b:'))).toEqual([]);
+    // b's keys hold its generation only: nothing of a's circuit.
+    expect(keys.filter((key) => key.startsWith('app-b:'))).toEqual([
+      'app-b:states',
+    ]);
+    expect(await client.hLen('app-b:states')).toBe(1);
+    client.destroy();
     expect(cb.view).toBe('closed');
   });
 
@@ -295,9 +340,15 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     await s.close();
     const client = await raw();
     const keys = (await client.keys('wire:*')).sort();
-    expect(keys).toEqual([`wire:window:${name}`]);
+    expect(keys).toEqual(['wire:states', `wire:window:${name}`]);
     const window = await client.hGetAll(`wire:window:${name}`);
     expect(Object.values(window).sort()).toEqual(['1', '2']);
+    // The states hold the fleet's generation, a random id, and no record of a closed tool.
+    const states = await client.hGetAll('wire:states');
+    expect(Object.keys(states)).toEqual(['\u0000generation']);
+    expect(Object.values(states)[0]).toMatch(/^[0-9a-f]{16}$/);
+    // Every key expires.
+    for (const key of keys) expect(await client.pTTL(key)).toBeGreaterThan(0);
     client.destroy();
   });
 });

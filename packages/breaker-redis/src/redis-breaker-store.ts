@@ -14,7 +14,7 @@ import {
   parseFleetEvent,
   parseFleetRecord,
 } from './fleet-record.ts';
-import { readFleet } from './fleet-resync.ts';
+import { applyFleet, readFleet, readGeneration } from './fleet-resync.ts';
 import { outcomeBatch, recordScript } from './fleet-scripts.ts';
 import { FleetTrials } from './fleet-trials.ts';
 import {
@@ -25,12 +25,6 @@ import {
   validateStoreOptions,
 } from './redis-breaker-store-options.ts';
 import { RedisLink } from './redis-link.ts';
-
-export type {
-  RedisBreakerStoreHealth,
-  RedisBreakerStoreOptions,
-  RedisBreakerStoreStats,
-} from './redis-breaker-store-options.ts';
 
 /**
  * The fleet's shared breaker state in Redis: one rolling window per tool, open-anywhere-open-
@@ -69,6 +63,8 @@ export class RedisBreakerStore implements BreakerStateStore {
   #probeTimer: NodeJS.Timeout | undefined;
   #heartbeatTimer: NodeJS.Timeout | undefined;
   #beating = false;
+  /** The fleet's generation as last read; another one means the state in Redis was lost. */
+  #generation: string | undefined;
   #resyncing: Promise<boolean> | undefined;
   #connecting: Promise<boolean> | undefined;
   #garbageWarned = false;
@@ -220,15 +216,31 @@ export class RedisBreakerStore implements BreakerStateStore {
   }
 
   /**
-   * Pings the subscriber connection while the store is healthy. Nothing else is ever sent on it,
-   * so without this a subscriber connection that went silent without closing would go unnoticed
-   * and the process would miss every transition.
+   * Pings the subscriber connection while the store is healthy (nothing else is ever sent on it,
+   * so without this a subscriber connection that went silent without closing would go unnoticed)
+   * and reads the fleet's generation: a flushed, evicted or replaced keyspace is noticed within
+   * `probeIntervalMs`, and every process writes back the open circuits it holds.
    */
   async #heartbeat(): Promise<void> {
     if (this.#health !== 'healthy' || this.#beating) return;
     this.#beating = true;
     try {
-      await this.#link.pingSubscriber();
+      const [, generation] = await Promise.all([
+        this.#link.pingSubscriber(),
+        readGeneration(this.#link, this.#keys),
+      ]);
+      if (generation !== this.#generation && this.usable()) {
+        this.#logger.warn(
+          { generation },
+          'the fleet state in Redis was lost (flushed, evicted or replaced); resynchronising',
+        );
+        if (await this.#resync()) {
+          this.#logger.info(
+            { generation: this.#generation },
+            'fleet state resynchronised after a loss',
+          );
+        }
+      }
     } catch (error: unknown) {
       this.#degrade(error);
     } finally {
@@ -349,13 +361,14 @@ export class RedisBreakerStore implements BreakerStateStore {
   async #doResync(): Promise<boolean> {
     try {
       await this.#link.subscribe(this.#keys.channel, this.#listener);
-      const held = await readFleet({
+      const { held, generation } = await readFleet({
         link: this.#link,
         keys: this.#keys,
         circuits: this.#circuits.values(),
         processId: this.processId,
       });
       if (this.#health === 'closed') return false;
+      this.#generation = generation;
       const wasDegraded = this.#health === 'degraded';
       this.#health = 'healthy';
       clearTimeout(this.#probeTimer);
@@ -364,19 +377,13 @@ export class RedisBreakerStore implements BreakerStateStore {
         void this.#heartbeat();
       }, this.#probeMs).unref();
       this.#stats.resyncs += 1;
-      this.#known.clear();
-      for (const [tool, raw] of held) {
-        const record = parseFleetRecord(raw);
-        if (record === undefined) this.#garbage(tool);
-        const circuit = this.#circuits.get(tool);
-        if (circuit === undefined) this.#known.set(tool, record);
-        else circuit.apply(record, { force: true });
-      }
-      for (const circuit of this.#circuits.values()) {
-        if (!held.has(circuit.tool)) {
-          circuit.apply({ state: 'closed', epoch: 0 }, { force: true });
-        }
-      }
+      applyFleet(held, {
+        circuits: this.#circuits,
+        known: this.#known,
+        onGarbage: (tool) => {
+          this.#garbage(tool);
+        },
+      });
       if (wasDegraded) {
         this.#logger.info(
           { resyncs: this.#stats.resyncs },
@@ -389,24 +396,4 @@ export class RedisBreakerStore implements BreakerStateStore {
       return false;
     }
   }
-}
-
-/**
- * Creates a {@link RedisBreakerStore}. Call `connect()` before serving, so a process started
- * while a circuit is open refuses at once, and `close()` on exit.
- *
- * @example
- * ```ts
- * const store = createRedisBreakerStore({
- *   url: 'rediss://breakers.internal:6380',
- *   password: process.env.REDIS_PASSWORD,
- *   keyPrefix: 'support-agent:',
- * });
- * await store.connect();
- * ```
- */
-export function createRedisBreakerStore(
-  options: RedisBreakerStoreOptions = {},
-): RedisBreakerStore {
-  return new RedisBreakerStore(options);
 }

@@ -9,7 +9,7 @@ import {
   viewBecomes,
 } from './__fixtures__/fleet-helpers.ts';
 import { type FleetRules } from './fleet-circuit.ts';
-import { createRedisBreakerStore } from './redis-breaker-store.ts';
+import { createRedisBreakerStore } from './create-redis-breaker-store.ts';
 import { type RedisServer, startRedisServer } from './redis-server.ts';
 
 /** A logger whose every method throws; `attempts` counts the lines that were tried. */

@@ -3,7 +3,7 @@
  * `REDIS_URL` and `PROBE_MS` in its environment, it connects, closes, tells the parent over IPC
  * how connect() went, and then has nothing left to do: it must exit at once.
  */
-import { createRedisBreakerStore } from '../redis-breaker-store.ts';
+import { createRedisBreakerStore } from '../create-redis-breaker-store.ts';
 
 const store = createRedisBreakerStore({
   url: process.env['REDIS_URL'] ?? '',

@@ -9,7 +9,7 @@
  */
 import { createToolBreaker } from '@candor/breaker';
 import { ToolResponse } from '@candor/tools';
-import { createRedisBreakerStore } from '../redis-breaker-store.ts';
+import { createRedisBreakerStore } from '../create-redis-breaker-store.ts';
 
 interface Start {
   type: 'start';

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { type FleetAdmission, type FleetCircuit } from '../fleet-circuit.ts';
-import {
-  createRedisBreakerStore,
-  type RedisBreakerStore,
-  type RedisBreakerStoreOptions,
-} from '../redis-breaker-store.ts';
+import { createRedisBreakerStore } from '../create-redis-breaker-store.ts';
+import { type RedisBreakerStore } from '../redis-breaker-store.ts';
+import { type RedisBreakerStoreOptions } from '../redis-breaker-store-options.ts';
 import { type RedisServer, startRedisServer } from '../redis-server.ts';
 import { type recordingLogger } from './fleet-helpers.ts';
 
@@ -48,7 +46,12 @@ export function useRedisFleet(toolPrefix = 'tool'): RedisFleet {
       return redis.port;
     },
     store: async (options = {}) => {
-      const made = createRedisBreakerStore({ url: fleet.url, ...options });
+      // A command timeout a loaded machine cannot miss by accident; tests of the timeout set it.
+      const made = createRedisBreakerStore({
+        url: fleet.url,
+        commandTimeoutMs: 1_000,
+        ...options,
+      });
       stores.push(made);
       await made.connect();
       return made;
