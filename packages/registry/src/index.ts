@@ -11,6 +11,8 @@ export type {
   ApprovalGate,
   ApprovalRequest,
   CallOptions,
+  CheckOptions,
+  CheckResult,
   PlainToolFunction,
   RegisterFunctionOptions,
   RegisterOptions,

@@ -5,6 +5,7 @@ import {
   type OpenAIToolSpec,
   type RedactOptions,
   type ToolProgress,
+  type ToolResponse,
   type ToolRunContext,
   type ToolSpec,
 } from '@candor/tools';
@@ -101,6 +102,29 @@ export interface CallOptions {
     gate: ApprovalGate,
   ) => ApprovalDecision | Promise<ApprovalDecision>;
 }
+
+/** Options of `ToolRegistry.check`. */
+export interface CheckOptions {
+  /** The id a refused call's response names in its context, as `call()` would; generated when absent. */
+  readonly callId?: string;
+}
+
+/**
+ * What `ToolRegistry.check` answers: the response `call()` would give for a call refused before
+ * approval (unknown tool, arguments that are not JSON or break the schema, a registry shut
+ * down), or the arguments as validated, with the copy a person may be shown.
+ */
+export type CheckResult =
+  | {
+      readonly ok: true;
+      readonly toolName: string;
+      readonly callId: string;
+      /** The arguments as the tool's schema parsed them (coerced, transformed, defaulted). */
+      readonly input: unknown;
+      /** `input` as JSON, secret-looking values `[REDACTED]`: what to show when asking approval. */
+      readonly params: unknown;
+    }
+  | { readonly ok: false; readonly response: ToolResponse };
 
 /** A plain function the registry can wrap: sync or async, any return value. */
 export type PlainToolFunction = (

@@ -14,6 +14,7 @@ import {
   type FoundCall,
   type StageResult,
 } from './call-types.ts';
+import { checkCall } from './check-call.ts';
 import { decodeArguments, type ParsedArguments } from './decode-arguments.ts';
 import { finishCall } from './finish-call.ts';
 import { listTools } from './list-tools.ts';
@@ -24,6 +25,8 @@ import { type RegistryEvents } from './registry-events.ts';
 import { createSeam, type RegistrySeam } from './registry-seam.ts';
 import {
   type CallOptions,
+  type CheckOptions,
+  type CheckResult,
   type PlainToolFunction,
   type RegisterFunctionOptions,
   type RegisterOptions,
@@ -44,6 +47,8 @@ export type {
   ApprovalGate,
   ApprovalRequest,
   CallOptions,
+  CheckOptions,
+  CheckResult,
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
   JsonSchemaToolSpec,
   PlainToolFunction,
@@ -211,6 +216,20 @@ export class ToolRegistry {
         },
       });
     }
+  }
+
+  /**
+   * The stages of `call()` before approval, and none after: lookup, decoding, validation against
+   * the tool's schema. Runs no tool and touches no breaker, stats, event or log. Answers the
+   * response `call()` would give for a call refused there, or the validated input and its
+   * censored copy (what an approval question shows). Never rejects.
+   */
+  check(
+    name: string,
+    args?: unknown,
+    options?: CheckOptions,
+  ): Promise<CheckResult> {
+    return checkCall(this.#seam, name, args, options);
   }
 
   /** Everything from the lookup on; a value when nothing on the way is asynchronous. */
