@@ -1,3 +1,5 @@
+import { MAX_RECORD_BYTES } from './fleet-scripts.ts';
+
 /** The states a tool's circuit can have in the shared store. */
 export type FleetState = 'closed' | 'open' | 'half_open';
 
@@ -40,6 +42,8 @@ function isTime(value: unknown): value is number {
 export function parseFleetRecord(value: unknown): FleetRecord | undefined {
   let parsed: unknown = value;
   if (typeof value === 'string') {
+    // The scripts cap what they answer; this caps what anyone else could have sent.
+    if (value.length > MAX_RECORD_BYTES) return undefined;
     try {
       parsed = JSON.parse(value);
     } catch {
@@ -75,6 +79,8 @@ export function parseFleetRecord(value: unknown): FleetRecord | undefined {
 
 /** Reads a channel message; `undefined` when it is not a well-formed event. */
 export function parseFleetEvent(message: string): FleetEvent | undefined {
+  // Anyone may publish on the channel: a long message is not parsed at all.
+  if (message.length > 2 * MAX_RECORD_BYTES) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(message);

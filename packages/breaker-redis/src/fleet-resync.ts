@@ -5,6 +5,7 @@ import { type FleetKeys } from './fleet-keys.ts';
 import {
   GENERATION_FIELD,
   generationScript,
+  readStatesScript,
   restoreScript,
 } from './fleet-scripts.ts';
 import { type RedisLink } from './redis-link.ts';
@@ -24,14 +25,20 @@ export async function readFleet({
   readonly keys: FleetKeys;
   readonly circuits: Iterable<FleetCircuit>;
   readonly processId: string;
-}): Promise<{ held: Map<string, string>; generation: string }> {
+}): Promise<{
+  held: Map<string, string>;
+  generation: string;
+  skipped: number;
+}> {
   await link.readClock();
   const generation = await readGeneration(link, keys);
   // Every script reads the epochs: a key of another type there would fail each batch, and
   // the store would bounce between healthy and fallen back. WRONGTYPE fails the resync.
   await link.command(['HLEN', keys.epochs]);
-  const flat = await link.command<unknown>(['HGETALL', keys.states]);
-  const held = new Map(toEntries(flat));
+  // A script, not HGETALL: values over the cap never cross the wire (see MAX_RECORD_BYTES).
+  const reply = await link.eval(readStatesScript, [keys.states], []);
+  const skipped = Number(reply[1]);
+  const held = new Map(toEntries(reply.slice(2)));
   held.delete(GENERATION_FIELD);
   for (const circuit of circuits) {
     const record = circuit.shared;
@@ -52,14 +59,14 @@ export async function readFleet({
             record.openedAt,
             record.leaseAt + record.leaseMs - circuit.rules.resetTimeoutMs,
           );
-    const reply = await link.eval(
+    const restored = await link.eval(
       restoreScript,
       [keys.states, keys.epochs],
       [keys.channel, processId, circuit.tool, openedAt],
     );
-    held.set(circuit.tool, String(reply[1]));
+    held.set(circuit.tool, String(restored[1]));
   }
-  return { held, generation };
+  return { held, generation, skipped };
 }
 
 /**

@@ -26,6 +26,16 @@ export const KEY_TTL_MS = 86_400_000;
  */
 export const GENERATION_FIELD = '\u0000generation';
 
+/**
+ * The largest record (JSON) the fleet reads, in bytes: its own are under 300. A longer value
+ * under the prefix is not read, by the scripts or by the process (decoding a 25 MB value costs
+ * Redis half a second, which would time every store out): that tool uses its local breaker.
+ */
+export const MAX_RECORD_BYTES = 2_048;
+
+/** What a script answers for a record it did not read because it is over the cap. */
+export const TOO_LARGE = 'not a breaker record: too large';
+
 // Shared by every script: the server's clock (one clock for the whole fleet), the next epoch
 // for a tool (monotonic even across a server restart, as it starts from the clock) and the
 // record of a closed tool.
@@ -33,8 +43,20 @@ const prelude = `
 local GENERATION = '\\0generation'
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local MAX_RECORD = ${MAX_RECORD_BYTES}
+-- A tool's record, without reading one over the cap (or a field that is not a string).
+local function readRecord(states, tool)
+  local n = redis.call('HSTRLEN', states, tool)
+  if n == 0 then return false end
+  if n > MAX_RECORD then return '${TOO_LARGE}' end
+  return redis.call('HGET', states, tool)
+end
+local function readEpoch(epochs, tool)
+  if redis.call('HSTRLEN', epochs, tool) > 20 then return 0 end
+  return tonumber(redis.call('HGET', epochs, tool)) or 0
+end
 local function nextEpoch(epochs, tool)
-  local e = math.max(now, (tonumber(redis.call('HGET', epochs, tool)) or 0) + 1)
+  local e = math.max(now, readEpoch(epochs, tool) + 1)
   redis.call('HSET', epochs, tool, e)
   -- Every key expires: the states (KEYS[1] in every script) and epochs outlive a day of silence.
   redis.call('PEXPIRE', epochs, ${KEY_TTL_MS})
@@ -42,7 +64,7 @@ local function nextEpoch(epochs, tool)
   return e
 end
 local function closedRecord(epochs, tool)
-  return cjson.encode({ state = 'closed', epoch = tonumber(redis.call('HGET', epochs, tool)) or 0 })
+  return cjson.encode({ state = 'closed', epoch = readEpoch(epochs, tool) })
 end
 local function announce(channel, tool, record)
   redis.call('PUBLISH', channel, cjson.encode({ tool = tool, now = now, record = record }))
@@ -66,7 +88,7 @@ for i = 0, n - 1 do
   local bucketMs, buckets = tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
   local minimum, rate = tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6])
   local win = KEYS[3 + i]
-  local current = redis.call('HGET', KEYS[1], tool)
+  local current = readRecord(KEYS[1], tool)
   if current then
     -- A closed record means what no record means; the scripts never write one, anyone else may.
     local ok, held = pcall(cjson.decode, current)
@@ -131,7 +153,7 @@ end
 // Reads the tool's record; answers as is (so that this tool alone falls back to its local
 // breaker) when it is not one of ours with an open timestamp.
 const readOpen = `
-local current = redis.call('HGET', KEYS[1], tool)
+local current = readRecord(KEYS[1], tool)
 if not current then return { now, closedRecord(KEYS[2], tool), 0 } end
 local ok, record = pcall(cjson.decode, current)
 if not ok or type(record) ~= 'table' or type(record.openedAt) ~= 'number'
@@ -198,7 +220,7 @@ return { now, current, 1 }
 export const settleScript = script(`${prelude}
 local channel, me, tool, token, result = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 if redis.call('GET', KEYS[3]) ~= token then
-  return { now, redis.call('HGET', KEYS[1], tool) or closedRecord(KEYS[2], tool), 0 }
+  return { now, readRecord(KEYS[1], tool) or closedRecord(KEYS[2], tool), 0 }
 end
 redis.call('DEL', KEYS[3])
 local record
@@ -221,7 +243,7 @@ return { now, cjson.encode(record), 1 }
  */
 export const restoreScript = script(`${prelude}
 local channel, me, tool, openedAt = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local current = redis.call('HGET', KEYS[1], tool)
+local current = readRecord(KEYS[1], tool)
 if current then return { now, current } end
 local record = { state = 'open', openedAt = openedAt, epoch = nextEpoch(KEYS[2], tool), by = me }
 current = cjson.encode(record)
@@ -264,7 +286,7 @@ export function outcomeBatch(
  * epochs alive. KEYS: states, epochs. ARGV: candidate. Returns the server time and the generation.
  */
 export const generationScript = script(`${prelude}
-local g = redis.call('HGET', KEYS[1], GENERATION)
+local g = readRecord(KEYS[1], GENERATION)
 if not g then
   redis.call('HSET', KEYS[1], GENERATION, ARGV[1])
   g = ARGV[1]
@@ -272,4 +294,26 @@ end
 redis.call('PEXPIRE', KEYS[1], ${KEY_TTL_MS})
 redis.call('PEXPIRE', KEYS[2], ${KEY_TTL_MS})
 return { now, g }
+`);
+
+/**
+ * Reads every record of the states hash, skipping values over the cap (named with a short
+ * marker when the name is short enough to be a tool's). KEYS: states. Returns the server time,
+ * how many values were skipped, then field, value, field, value…
+ */
+export const readStatesScript = script(`${prelude}
+local out = { now, 0 }
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if #field <= 512 and redis.call('HSTRLEN', KEYS[1], field) <= MAX_RECORD then
+    out[#out + 1] = field
+    out[#out + 1] = redis.call('HGET', KEYS[1], field)
+  else
+    out[2] = out[2] + 1
+    if #field <= 512 then
+      out[#out + 1] = field
+      out[#out + 1] = '${TOO_LARGE}'
+    end
+  end
+end
+return out
 `);

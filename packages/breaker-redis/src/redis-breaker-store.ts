@@ -361,7 +361,7 @@ export class RedisBreakerStore implements BreakerStateStore {
   async #doResync(): Promise<boolean> {
     try {
       await this.#link.subscribe(this.#keys.channel, this.#listener);
-      const { held, generation } = await readFleet({
+      const { held, generation, skipped } = await readFleet({
         link: this.#link,
         keys: this.#keys,
         circuits: this.#circuits.values(),
@@ -369,6 +369,7 @@ export class RedisBreakerStore implements BreakerStateStore {
       });
       if (this.#health === 'closed') return false;
       this.#generation = generation;
+      if (skipped > 0) this.#garbage('(a value over MAX_RECORD_BYTES)');
       const wasDegraded = this.#health === 'degraded';
       this.#health = 'healthy';
       clearTimeout(this.#probeTimer);

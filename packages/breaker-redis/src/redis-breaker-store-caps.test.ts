@@ -1,0 +1,54 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import {
+  defaultRules,
+  rawRedisClient,
+  recordingLogger,
+  redisInstalled,
+  viewBecomes,
+} from './__fixtures__/fleet-helpers.ts';
+import { useRedisFleet } from './__fixtures__/redis-fleet.ts';
+
+/** Values under the prefix far over any record's size: read by neither the scripts nor us. */
+describe.skipIf(!redisInstalled)(
+  'RedisBreakerStore and oversized values',
+  () => {
+    const redis = useRedisFleet('big_tool');
+
+    it('a 25 MB state under the prefix: ignored with one warning, no event-loop stall over 20 ms, the other tools shared', async () => {
+      const big = redis.fresh();
+      const good = redis.fresh();
+      const client = await rawRedisClient(redis.url);
+      try {
+        const huge = `{"state":"open","epoch":1,"openedAt":1,"pad":"${'x'.repeat(25 * 1024 * 1024)}"}`;
+        await client.hSet('caps:states', big, huge);
+        const log = recordingLogger();
+        const delay = monitorEventLoopDelay({ resolution: 1 });
+        delay.enable();
+        // Connect (a full read of the states), then calls and outcomes on both tools.
+        const s = await redis.store({ keyPrefix: 'caps:', logger: log.logger });
+        const rules = { ...defaultRules, minimumCalls: 1 };
+        const cBig = s.circuit(big, rules);
+        const cGood = s.circuit(good, rules);
+        expect(cBig.admit()).toEqual({ kind: 'local' });
+        const opened = viewBecomes(cGood, 'open');
+        cGood.record(cGood.admit(), true);
+        cBig.record({ kind: 'run' }, true);
+        await opened;
+        delay.disable();
+        const maxMs = delay.max / 1e6;
+        expect(maxMs, `event loop stalled ${maxMs.toFixed(1)} ms`).toBeLessThan(
+          20,
+        );
+        expect(s.health).toBe('healthy');
+        expect(cBig.admit()).toEqual({ kind: 'local' });
+        expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(
+          1,
+        );
+      } finally {
+        await client.del('caps:states');
+        client.destroy();
+      }
+    }, 60_000);
+  },
+);
