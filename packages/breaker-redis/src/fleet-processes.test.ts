@@ -132,7 +132,7 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
     removeBundle();
   });
 
-  it('opens in all 4 within 100 ms of the deciding failure, runs one trial, and a fifth process starts open', async () => {
+  it('opens in all 4 from one decision, runs one trial, and a fifth process starts open', async () => {
     const names = ['w1', 'w2', 'w3', 'w4', 'w5'];
     for (const name of names) {
       const worker = new Worker(name);
@@ -174,7 +174,10 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
     const deciding = results[4]?.at ?? 0;
     const opened = await Promise.all(fleet.map((w) => w.becomes('open')));
     const lags = opened.map((change) => change.at - deciding);
-    expect(Math.max(...lags), `lags ${lags.join(', ')} ms`).toBeLessThan(100);
+    // One decision, carried to every process by the channel: on a quiet machine the lags are a
+    // few ms (docs/fleet.md). The bound is a backstop that a loaded 2-core machine still meets;
+    // what fails without the shared trip is the origins below (each process would count alone).
+    expect(Math.max(...lags), `lags ${lags.join(', ')} ms`).toBeLessThan(2_000);
     expect(opened.filter((c) => c.origin === 'process')).toHaveLength(1);
     expect(opened.filter((c) => c.origin === 'fleet')).toHaveLength(3);
 
@@ -220,7 +223,7 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
     expect(after.map((r) => r.code)).toEqual(Array(5).fill('OK'));
   }, 30_000);
 
-  it('the process holding the trial goes quiet (SIGSTOP): the fleet still recovers within resetTimeout + 100 ms', async () => {
+  it('the process holding the trial goes quiet (SIGSTOP): the fleet still recovers soon after resetTimeout, never after the lease', async () => {
     healthy = false;
     const quiet = ['q1', 'q2', 'q3', 'q4'].map((name) => new Worker(name));
     workers.push(...quiet);
@@ -252,7 +255,10 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
       done.closed = true;
     });
     const during: Result[] = [];
-    // Bounded, so that a fleet that never recovers fails with what each process saw.
+    // Bounded, so that a fleet that never recovers fails with what each process saw. Before the
+    // trial ran on the call that found it due, a quiet claimant held the fleet for its whole
+    // lease (31 s with defaults); the recovery bound below is a backstop for a loaded machine,
+    // where the quiet-machine figure is resetTimeout plus a few ms.
     const giveUp = performance.now() + 20_000;
     while (!done.closed && performance.now() < giveUp) {
       for (const worker of others) during.push(await worker.call());
@@ -271,7 +277,7 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
     expect(
       recovery,
       `recovered ${recovery} ms after opening; ${JSON.stringify(during.filter((r) => r.ran).map((r) => [r.stateBefore, r.at - openedAt]))} ${JSON.stringify(quiet.map((w) => w.changes.map((c) => [c.to, c.origin, c.at - openedAt])))}`,
-    ).toBeLessThan(resetTimeoutMs + 100);
+    ).toBeLessThan(resetTimeoutMs + 2_000);
     // q1's claim held the others back until it ran out: nothing ran before the trial was due.
     const ran = during.filter((r) => r.ran && r.stateBefore !== 'closed');
     expect(ran.length).toBeGreaterThanOrEqual(1);
