@@ -384,6 +384,68 @@ export function runAdapterConformance(adapter: AdapterUnderTest): void {
         );
         expect(ran).toBe(0);
       });
+
+      it("asks approval only for what the registry's own schema takes, shown as it validated and censored it", async () => {
+        registry = new ToolRegistry();
+        const ends: ToolEndEvent[] = [];
+        registry.on('tool:end', (event) => ends.push(event));
+        let ran = 0;
+        registry.register(
+          defineTool({
+            name: 'deploy',
+            description: 'Deploys a branch',
+            input: z.object({
+              // A refinement no JSON Schema says: only the registry knows to refuse `tmp/…`.
+              branch: z
+                .string()
+                .refine((branch) => !branch.startsWith('tmp/'), 'no tmp'),
+              // A transform: the person sees the value the tool would get.
+              user: z.string().trim().toLowerCase(),
+              token: z.string(),
+            }),
+            run: () => {
+              ran += 1;
+              return ToolResponse.success('deployed');
+            },
+          }),
+        );
+        const asked: unknown[] = [];
+        await rejectApproval(
+          registry,
+          (name, input) => {
+            asked.push([name, input]);
+            return true;
+          },
+          [
+            {
+              id: 'valid',
+              name: 'deploy',
+              input: { branch: 'main', user: '  ADA ', token: 't0ken' },
+            },
+            {
+              id: 'refined',
+              name: 'deploy',
+              input: { branch: 'tmp/x', user: 'ada', token: 't0ken' },
+            },
+          ],
+        );
+        expect(unique(asked)).toEqual([
+          ['deploy', { branch: 'main', user: 'ada', token: '[REDACTED]' }],
+        ]);
+        // The refused call reached the registry unasked and got its INVALID_PARAM; the valid one
+        // was not approved, so nothing ran.
+        expect(
+          ends
+            .filter((end) => outcomeOf(end.response) !== 'denied')
+            .map((end) => [
+              end.callId,
+              end.response.status === 'error'
+                ? end.response.errorInfo.code
+                : end.response.status,
+            ]),
+        ).toEqual([['refined', 'INVALID_PARAM']]);
+        expect(ran).toBe(0);
+      });
     }
   });
 }
