@@ -250,9 +250,12 @@ describe('toAISDKTools inside generateText', () => {
 });
 
 describe('toAISDKTools approval', () => {
-  it('never runs a call unapproved whose arguments the pre-check refused but the registry takes', async () => {
+  it("asks about the value the registry's coercion gives, and never runs a call unapproved that nobody was asked about", async () => {
     registry = new ToolRegistry();
     let ran = 0;
+    // Refuses the first two readings of `n`, takes the third: the check of the approval question
+    // and the check of execute refuse it, the registry's own validation then takes it.
+    let readings = 0;
     registry.register(
       defineTool({
         name: 'count',
@@ -264,19 +267,31 @@ describe('toAISDKTools approval', () => {
         },
       }),
     );
-    const tool = toAISDKTools(registry, { needsApproval: true })['count'];
-    const needsApproval = tool?.needsApproval as (
-      input: unknown,
-    ) => Promise<boolean>;
-    // A number is put to the framework's approval; a string the JSON Schema refuses is not ...
-    expect(await needsApproval({ n: 5 })).toBe(true);
-    expect(await needsApproval({ n: '5' })).toBe(false);
-    // ... and then the registry, which would coerce it, refuses to run it without approval.
-    const output = (await tool?.execute?.(
-      { n: '5' },
+    registry.register(
+      defineTool({
+        name: 'fickle',
+        description: 'Changes its mind',
+        input: z.object({ n: z.number().refine(() => ++readings > 2) }),
+        run: () => {
+          ran += 1;
+          return ToolResponse.success('ran');
+        },
+      }),
+    );
+    const tools = toAISDKTools(registry, { needsApproval: true });
+    const question = (name: string) =>
+      tools[name]?.needsApproval as (input: unknown) => Promise<boolean>;
+    // The JSON Schema says number; the registry coerces the string, so the person is asked.
+    expect(await question('count')({ n: '5' })).toBe(true);
+    expect(await question('count')({ n: 'five' })).toBe(false);
+    expect(await question('fickle')({ n: 1 })).toBe(false);
+    // Nobody was asked, and the registry took it after all: refused, not run.
+    const output = (await tools['fickle']?.execute?.(
+      { n: 1 },
       { toolCallId: 'c', messages: [] },
     )) as ToolResponse;
     expect(outcomeOf(output)).toBe('denied');
+    expect(readings).toBe(3);
     expect(ran).toBe(0);
     // A tool nobody wanted approval for runs as the registry takes it; the function is asked
     // only with the arguments the registry validated and censored.
@@ -287,12 +302,17 @@ describe('toAISDKTools approval', () => {
         return false;
       },
     })['count'];
+    const freeQuestion = free?.needsApproval as (
+      input: unknown,
+    ) => Promise<boolean>;
+    expect(await freeQuestion({ n: '5', token: 'abc' })).toBe(false);
     const freeOutput = (await free?.execute?.(
       { n: '5', token: 'abc' },
       { toolCallId: 'd', messages: [] },
     )) as ToolResponse;
     expect(outcomeOf(freeOutput)).toBe('success');
     expect(ran).toBe(1);
-    expect(asked).toEqual([['count', { n: '5', token: '[REDACTED]' }]]);
+    // Validated: coerced to a number, and the unknown key stripped by the schema.
+    expect(asked).toEqual([['count', { n: 5 }]]);
   });
 });

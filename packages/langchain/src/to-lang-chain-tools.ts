@@ -10,7 +10,6 @@ import {
   adapterTools,
   type AdapterToolsOptions,
   outcomeOf,
-  SecretRedactor,
   type ToolOutcome,
   type ToolResponse,
   toolResultForModel,
@@ -93,8 +92,9 @@ const signalOf = (config: unknown): unknown =>
 
 /**
  * Options of {@link toLangChainTools}: `only` some tools by name; `needsApproval` to pause the
- * graph with LangGraph's `interrupt()` before a call reaches the registry, asked only for arguments
- * that match the tool's schema and showing them censored (`redact`: your registry's). The
+ * graph with LangGraph's `interrupt()` before a call reaches the registry, asked only for a call
+ * the registry's `check()` takes (its own validation, refinements and transforms included) and
+ * showing the arguments as validated, censored by the registry's `redact`. The
  * registry's own `approve` gate still runs on every approved call.
  */
 export type LangChainToolsOptions = AdapterToolsOptions;
@@ -105,7 +105,7 @@ export interface CandorApprovalRequest {
   readonly toolName: string;
   /** The tool call's id, when LangChain gave one. */
   readonly toolCallId?: string;
-  /** The arguments, secret-looking values `[REDACTED]`. */
+  /** The arguments as the registry validated them, secret-looking values `[REDACTED]`. */
   readonly args: unknown;
 }
 
@@ -195,26 +195,24 @@ export function toLangChainTools(
     callIdOf: toolCallIdOf,
     signalOf,
   });
-  const redactor = new SecretRedactor(options.redact);
   return bound.map(
-    ({ spec, needsApproval, call }) =>
+    ({ spec, approval, call }) =>
       new DynamicStructuredTool({
         name: spec.name,
         description: spec.description,
         // A copy: LangChain's JSON Schema validator writes into the schema, the registry's is frozen.
         schema: structuredClone(spec.inputSchema),
         func: async (input: unknown, _runManager, config) => {
-          const asks =
-            typeof needsApproval === 'function'
-              ? await needsApproval(input)
-              : needsApproval === true;
+          // Asked only for a call the registry's check takes, showing it validated and censored.
+          const question =
+            approval === undefined ? undefined : await approval(input);
           let approve:
             | ((
                 request: ApprovalRequest,
                 gate: ApprovalGate,
               ) => ApprovalDecision | Promise<ApprovalDecision>)
             | undefined;
-          if (asks) {
+          if (question !== undefined) {
             const toolCallId = idIn(config);
             // Throws LangGraph's interrupt the first time; returns the resume value after.
             const decision = decisionOf(
@@ -222,7 +220,7 @@ export function toLangChainTools(
                 type: 'candor_tool_approval',
                 toolName: spec.name,
                 ...(toolCallId === undefined ? {} : { toolCallId }),
-                args: redactor.redact(input),
+                args: question.params,
               }),
             );
             approve = (request, gate) =>

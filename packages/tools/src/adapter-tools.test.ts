@@ -4,6 +4,7 @@ import {
   type ToolExecutor,
   type ToolExecutorCallOptions,
 } from './tool-executor.ts';
+import { outcomeOf } from './outcome-of.ts';
 import { ToolResponse } from './tool-response.ts';
 
 function executor(
@@ -172,5 +173,130 @@ describe('adapterTools', () => {
     expect(adapterTools(executor([]), { caller: 'toX' })[0]).not.toHaveProperty(
       'needsApproval',
     );
+  });
+
+  describe("asks the framework's approval only for what the executor's check takes", () => {
+    type Approve = (
+      request: { toolName: string; params: unknown },
+      gate: (request: unknown) => unknown,
+    ) => unknown;
+    // An executor whose check takes `{ n: <number> }` (coerced from a string), shown as
+    // validated and censored, and whose call asks a per-call `approve` as a registry does.
+    function checkingExecutor(
+      check: ToolExecutor['check'] | null = (_, args) => {
+        const n = Number((args as { n?: unknown }).n);
+        return Promise.resolve(
+          Number.isNaN(n)
+            ? { ok: false, response: ToolResponse.error('INVALID_PARAM', 'n') }
+            : { ok: true, input: { n }, params: { n, token: '[REDACTED]' } },
+        );
+      },
+    ) {
+      const runs: unknown[] = [];
+      const spec = { name: 'a', description: 'a', inputSchema: {} };
+      const tools: ToolExecutor = {
+        specs: () => [spec],
+        call: async (name, args, options) => {
+          const approve = (options as { approve?: Approve } | undefined)
+            ?.approve;
+          if (approve !== undefined) {
+            const decision = await approve(
+              { toolName: name, params: args },
+              () => true,
+            );
+            if (decision !== true) return ToolResponse.denied('not approved');
+          }
+          runs.push(args);
+          return ToolResponse.success('ran');
+        },
+        ...(check === null ? {} : { check }),
+      };
+      return { tools, runs };
+    }
+
+    it('shows the validated, censored arguments, and asks nothing about a call the check refuses', async () => {
+      const { tools, runs } = checkingExecutor();
+      const asked: unknown[] = [];
+      const [a] = adapterTools(tools, {
+        caller: 'toX',
+        needsApproval: (name, input) => {
+          asked.push([name, input]);
+          return true;
+        },
+      });
+      if (a?.approval === undefined || typeof a.needsApproval !== 'function')
+        throw new Error('no approval question');
+      expect(await a.approval({ n: '5', token: 'abc' })).toEqual({
+        params: { n: 5, token: '[REDACTED]' },
+      });
+      expect(await a.needsApproval({ n: 'five' })).toBe(false);
+      expect(await a.approval({ n: 'five' })).toBeUndefined();
+      expect(asked).toEqual([['a', { n: 5, token: '[REDACTED]' }]]);
+      // Taken by the check: asked by the framework, so a plain call.
+      expect((await a.call({ n: '5' })).status).toBe('success');
+      // Refused by the check, so asked by nobody: this executor takes it anyway, and the gate
+      // refuses it, as approval was wanted.
+      expect(outcomeOf(await a.call({ n: 'five' }))).toBe('denied');
+      expect(runs).toEqual([{ n: '5' }]);
+    });
+
+    it('asks about every call, censored here, for an executor without a check, and runs it as approved', async () => {
+      const { tools, runs } = checkingExecutor(null);
+      const [a] = adapterTools(tools, {
+        caller: 'toX',
+        needsApproval: true,
+        redact: { extraKeys: ['pin'] },
+      });
+      expect(await a?.approval?.({ n: 'five', pin: '1234' })).toEqual({
+        params: { n: 'five', pin: '[REDACTED]' },
+      });
+      expect((await a?.call({ n: 'five' }))?.status).toBe('success');
+      expect(runs).toEqual([{ n: 'five' }]);
+    });
+
+    it.each([
+      ['rejects', () => Promise.reject(new Error('broken check'))],
+      [
+        'throws',
+        () => {
+          throw new Error('broken check');
+        },
+      ],
+      ['answers something else', () => Promise.resolve({ ok: 'yes' })],
+    ])(
+      'with a check that %s: asks, and never runs a call unapproved',
+      async (_, check) => {
+        const { tools, runs } = checkingExecutor(
+          check as unknown as ToolExecutor['check'],
+        );
+        const [a] = adapterTools(tools, {
+          caller: 'toX',
+          needsApproval: true,
+        });
+        expect(await a?.approval?.({ n: 1, password: 'p' })).toEqual({
+          params: { n: 1, password: '[REDACTED]' },
+        });
+        const response = await a?.call({ n: 1 });
+        expect(response && outcomeOf(response)).toBe('denied');
+        expect(runs).toEqual([]);
+      },
+    );
+
+    it("leaves the approval out where nobody is asked, and calls without the executor's check", async () => {
+      let checked = 0;
+      const { tools } = checkingExecutor(() => {
+        checked += 1;
+        return Promise.resolve({ ok: true, input: {}, params: {} });
+      });
+      for (const needsApproval of [undefined, false] as const) {
+        const [a] = adapterTools(tools, {
+          caller: 'toX',
+          ...(needsApproval === undefined ? {} : { needsApproval }),
+        });
+        expect(a).not.toHaveProperty('approval');
+        expect((await a?.call({ n: 1 }))?.status).toBe('success');
+      }
+      expect(checked).toBe(0);
+    });
   });
 });

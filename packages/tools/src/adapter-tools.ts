@@ -1,4 +1,3 @@
-import { matchesInputSchema } from './approval-precheck.ts';
 import { type RedactOptions, SecretRedactor } from './secret-redactor.ts';
 import {
   type ToolExecutor,
@@ -17,15 +16,18 @@ export interface AdapterToolsOptions {
   /** Only these tools, by name. Default: every tool. */
   readonly only?: readonly string[];
   /**
-   * Hands the call to the framework's own approval before it reaches the registry, only once its
-   * arguments match the tool's input schema, and with secret-looking values censored in what the
-   * function sees; arguments that do not match are never put to anyone (the registry answers
-   * INVALID_PARAM). The registry's `approve` gate still runs on every call.
+   * Hands the call to the framework's own approval before it reaches the registry, only once the
+   * registry's `check()` took it (lookup and the tool's own validation, refinements and
+   * transforms included), and with the arguments as validated, secret-looking values censored,
+   * in what the function (and the person) sees. A call the registry would refuse is never put to
+   * anyone: it gets the registry's own answer (INVALID_PARAM, NOT_FOUND, …). The registry's
+   * `approve` gate still runs on every call. An executor without `check()` is asked about every
+   * call, with the arguments as sent.
    */
   readonly needsApproval?: NeedsApproval;
   /**
-   * What counts as a secret in the arguments `needsApproval` sees: pass the same `redact` as
-   * your registry's. Default: the registry's default keys.
+   * What counts as a secret in the arguments shown for an executor without `check()` (a
+   * registry censors with its own `redact`). Default: the registry's default keys.
    */
   readonly redact?: RedactOptions;
 }
@@ -35,6 +37,14 @@ export interface AdapterTool {
   readonly spec: ToolExecutorSpec;
   /** This tool's approval question for the framework; absent when none was asked for. */
   readonly needsApproval?: boolean | ((input: unknown) => Promise<boolean>);
+  /**
+   * The same question with what to show: the censored, validated arguments when the framework
+   * is to ask about this input, `undefined` when nobody is. Present when `needsApproval` is a
+   * function; for a framework that shows the person the arguments itself (a LangGraph interrupt).
+   */
+  readonly approval?: (
+    input: unknown,
+  ) => Promise<{ readonly params: unknown } | undefined>;
   /**
    * Runs the call through the executor; never rejects. `context` is what the framework handed the
    * tool (any value): the call id and the abort signal are read from it as the adapter said
@@ -90,21 +100,64 @@ function callOptions(
 
 const defaultRedactor = new SecretRedactor();
 
-// The framework asks only about arguments the tool can take, and shows them censored; `false`
-// asks nothing, so it stays a plain `false`.
-function approvalFor(
-  spec: ToolExecutorSpec,
-  needsApproval: NeedsApproval | undefined,
-  redactor: SecretRedactor,
-): Pick<AdapterTool, 'needsApproval'> {
-  if (needsApproval === undefined) return {};
-  if (needsApproval === false) return { needsApproval };
-  return {
-    needsApproval: async (input: unknown) => {
-      if (!matchesInputSchema(spec.inputSchema, input)) return false;
-      if (needsApproval === true) return true;
-      return await needsApproval(spec.name, redactor.redact(input));
-    },
+// What the executor's `check` said of a call: taken (with the copy to show), refused, or nothing
+// known (no `check`, or one that threw or answered something else).
+type Verdict =
+  | { readonly ok: true; readonly params: unknown }
+  | { readonly ok: false }
+  | undefined;
+
+async function verdictOf(
+  { executor, checks, spec }: Asking,
+  input: unknown,
+): Promise<Verdict> {
+  if (!checks) return undefined;
+  try {
+    const checked: unknown = await executor.check?.(spec.name, input);
+    if (typeof checked !== 'object' || checked === null) return undefined;
+    const { ok, params } = checked as Record<string, unknown>;
+    if (ok === true) return { ok, params };
+    return ok === false ? { ok } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Read once, as anything from an executor: a getter that throws counts as no `check()`.
+function hasCheck(executor: ToolExecutor): boolean {
+  try {
+    return typeof executor.check === 'function';
+  } catch {
+    return false;
+  }
+}
+
+type Question = NonNullable<AdapterTool['approval']>;
+
+/** One tool whose calls may need the framework's approval. */
+interface Asking {
+  readonly executor: ToolExecutor;
+  /** Whether the executor has `check()`, read once. */
+  readonly checks: boolean;
+  readonly spec: ToolExecutorSpec;
+  readonly needsApproval: NeedsApproval;
+  readonly redactor: SecretRedactor;
+}
+
+// The framework asks only about calls the executor's own check takes (the registry's validation,
+// refinements and transforms included), and shows them as validated and censored. An executor
+// without a check is asked about every call, with the arguments as sent, censored here: asking
+// too often is safe, skipping a question is not.
+function questionFor(asking: Asking): Question {
+  const { spec, needsApproval, redactor } = asking;
+  return async (input) => {
+    const verdict = await verdictOf(asking, input);
+    if (verdict?.ok === false) return undefined;
+    const params =
+      verdict === undefined ? redactor.redact(input) : verdict.params;
+    if (needsApproval === true) return { params };
+    if (needsApproval === false) return undefined;
+    return (await needsApproval(spec.name, params)) ? { params } : undefined;
   };
 }
 
@@ -114,10 +167,10 @@ type PerCallApprove = (
   gate: (request: never) => unknown,
 ) => unknown;
 
-// For a call whose arguments were never put to the framework's approval (they broke the schema):
-// the registry answers INVALID_PARAM; should it take them after all (a schema that coerces), it
-// asks here, after its own validation, with the arguments it censored, and a call that needed
-// approval is refused rather than run unapproved.
+// For a call the check refused, so nobody was asked: the registry answers its refusal; should it
+// take the call after all (the tool replaced in between, a refinement that changed its mind), it
+// asks here, after its own validation, and a call that needed approval is refused rather than
+// run unapproved.
 function unapprovedGate(
   spec: ToolExecutorSpec,
   needsApproval: NeedsApproval,
@@ -131,9 +184,31 @@ function unapprovedGate(
     return {
       approved: false,
       reason:
-        'its arguments did not match the tool schema when approval was to be asked, so nobody approved it',
+        'its arguments were refused when approval was to be asked, so nobody approved it',
     };
   };
+}
+
+// A call whose approval may have been asked: plain when the executor has no check (every call
+// was asked) or its check takes the call now (it was asked, or the function said no question);
+// any other answer means nobody was asked, so it goes with the gate above.
+async function checkedCall(
+  asking: Asking,
+  input: unknown,
+  given: ToolExecutorCallOptions,
+): Promise<ToolResponse> {
+  const { executor, spec, needsApproval } = asking;
+  const plain = !asking.checks || (await verdictOf(asking, input))?.ok === true;
+  return executor.call(
+    spec.name,
+    input,
+    plain
+      ? given
+      : ({
+          ...given,
+          approve: unapprovedGate(spec, needsApproval),
+        } as ToolExecutorCallOptions),
+  );
 }
 
 /**
@@ -171,8 +246,8 @@ export function adapterTools(
       ? defaultRedactor
       : new SecretRedactor(options.redact);
   const needsApproval = options.needsApproval;
-  const asks = needsApproval !== undefined && needsApproval !== false;
   const signalOf = options.signalOf ?? signalProperty;
+  const checks = hasCheck(executor);
   const specs = executor.specs({ format: 'json-schema' });
   const only = options.only === undefined ? undefined : new Set(options.only);
   const unknown = [...(only ?? [])].filter(
@@ -185,24 +260,32 @@ export function adapterTools(
   }
   return specs
     .filter((spec) => only === undefined || only.has(spec.name))
-    .map((spec) => ({
-      spec,
-      ...approvalFor(spec, needsApproval, redactor),
-      call: (input: unknown, context?: unknown) => {
+    .map((spec) => {
+      const asking =
+        needsApproval === undefined || needsApproval === false
+          ? undefined
+          : { executor, checks, spec, needsApproval, redactor };
+      const call = (input: unknown, context?: unknown) => {
         const given = callOptions(
           callIdIn(context, callIdOf),
           signalIn(context, signalOf),
         );
-        return executor.call(
-          spec.name,
-          input,
-          asks && !matchesInputSchema(spec.inputSchema, input)
-            ? ({
-                ...given,
-                approve: unapprovedGate(spec, needsApproval),
-              } as ToolExecutorCallOptions)
-            : given,
-        );
-      },
-    }));
+        return asking === undefined
+          ? executor.call(spec.name, input, given)
+          : checkedCall(asking, input, given);
+      };
+      if (asking === undefined) {
+        return needsApproval === false
+          ? { spec, needsApproval, call }
+          : { spec, call };
+      }
+      const approval = questionFor(asking);
+      return {
+        spec,
+        approval,
+        needsApproval: async (input: unknown) =>
+          (await approval(input)) !== undefined,
+        call,
+      };
+    });
 }

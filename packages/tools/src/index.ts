@@ -80,6 +80,7 @@ export type { RedactOptions } from './secret-redactor.ts';
 export type {
   ToolExecutor,
   ToolExecutorCallOptions,
+  ToolExecutorCheck,
   ToolExecutorSpec,
   ToolExecutorSpecsOptions,
 } from './tool-executor.ts';

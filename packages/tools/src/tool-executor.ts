@@ -25,6 +25,14 @@ export interface ToolExecutorCallOptions {
 }
 
 /**
+ * What {@link ToolExecutor.check} answers: the response `call()` would give for a call refused
+ * before approval, or the arguments as validated and the censored copy to show a person.
+ */
+export type ToolExecutorCheck =
+  | { readonly ok: true; readonly input: unknown; readonly params: unknown }
+  | { readonly ok: false; readonly response: ToolResponse };
+
+/**
  * Anything that lists tools and runs them to a `ToolResponse`: a `ToolRegistry`, or a registry
  * filled from an MCP server. `call()` must never reject; every path ends in a response.
  *
@@ -43,4 +51,14 @@ export interface ToolExecutor {
     args?: unknown,
     options?: ToolExecutorCallOptions,
   ): Promise<ToolResponse>;
+  /**
+   * Optional: runs what `call()` runs before approval (lookup, decoding, validation) and nothing
+   * after, and never rejects. A `ToolRegistry` has it; framework adapters use it to ask approval
+   * only for calls the executor would take, showing `params`. Without it they ask for every call.
+   */
+  check?(
+    name: string,
+    args?: unknown,
+    options?: { readonly callId?: string },
+  ): Promise<ToolExecutorCheck>;
 }

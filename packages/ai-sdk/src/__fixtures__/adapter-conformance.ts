@@ -11,6 +11,7 @@ import {
 } from '@candor/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { runApprovalScenarios } from './approval-conformance.ts';
 
 // One code per error category; ACCESS_DENIED and CIRCUIT_OPEN come through their own paths.
 const errorCodes: ToolErrorCode[] = [];
@@ -216,8 +217,8 @@ function waitTool(controller: AbortController) {
   });
 }
 
-// The distinct values, in first-seen order, compared as JSON.
-function unique(values: readonly unknown[]): unknown[] {
+/** The distinct values, in first-seen order, compared as JSON. */
+export function unique(values: readonly unknown[]): unknown[] {
   const seen = new Set<string>();
   return values.filter((value) => {
     const key = JSON.stringify(value);
@@ -331,58 +332,8 @@ export function runAdapterConformance(adapter: AdapterUnderTest): void {
         ).toEqual([]);
       });
 
-      it('asks approval only for arguments the tool takes, and shows their secrets censored', async () => {
-        registry = new ToolRegistry();
-        const ends: ToolEndEvent[] = [];
-        registry.on('tool:end', (event) => ends.push(event));
-        let ran = 0;
-        registry.register(
-          defineTool({
-            name: 'login',
-            description: 'Logs in',
-            input: z.object({ user: z.string(), password: z.string() }),
-            run: () => {
-              ran += 1;
-              return ToolResponse.success('in');
-            },
-          }),
-        );
-        const asked: unknown[] = [];
-        await rejectApproval(
-          registry,
-          (name, input) => {
-            asked.push([name, input]);
-            return true;
-          },
-          [
-            {
-              id: 'valid',
-              name: 'login',
-              input: { user: 'ada', password: 'hunter2' },
-            },
-            { id: 'invalid', name: 'login', input: { user: 5 } },
-          ],
-        );
-        expect(unique(asked)).toEqual([
-          ['login', { user: 'ada', password: '[REDACTED]' }],
-        ]);
-        // The invalid call went to the registry without a question, and was refused there
-        // (or the framework refused it first); the valid one was not approved, so never ran.
-        expect(
-          ends
-            .filter((end) => outcomeOf(end.response) !== 'denied')
-            .map((end) => [
-              end.callId,
-              end.response.status === 'error'
-                ? end.response.errorInfo.code
-                : end.response.status,
-            ]),
-        ).toEqual(
-          adapter.validatesArguments === true
-            ? []
-            : [['invalid', 'INVALID_PARAM']],
-        );
-        expect(ran).toBe(0);
+      runApprovalScenarios(adapter, rejectApproval, (made) => {
+        registry = made;
       });
     }
   });
