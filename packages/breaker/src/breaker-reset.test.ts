@@ -5,6 +5,7 @@ import {
   changesOf,
   codeOf,
   failTimes,
+  failure,
   fast,
   ok,
   useBreakers,
@@ -54,6 +55,18 @@ describe('reset()', () => {
     await failTimes(breaker, 1);
     expect(breaker.state).toBe('closed');
     expect(changes).toEqual([]);
+  });
+
+  it('counts a half-open trial still in flight at the reset as it ends, in the new window', async () => {
+    const breaker = make(fast);
+    await failTimes(breaker, 2);
+    await vi.advanceTimersByTimeAsync(30_000);
+    const trial = breaker.admit();
+    if (!trial.admitted) throw new Error('the trial was refused');
+    breaker.reset();
+    trial.record(failure());
+    expect(breaker.state).toBe('closed');
+    expect(breaker.snapshot().window).toMatchObject({ calls: 1, failures: 1 });
   });
 
   it('keeps forceOpen() holds and a shut-down breaker as they are; disabled is a no-op', async () => {
