@@ -356,6 +356,15 @@ export class OpossumToolBreaker {
     };
   }
 
+  reset(): void {
+    const circuit = this.#circuit;
+    if (this.#isShutdown || circuit === undefined) return;
+    // close() is a no-op on a closed circuit; there only the window goes. Otherwise its 'close'
+    // event empties the window and publishes the change (closed()).
+    if (circuit.closed) circuit.resetWindow();
+    else circuit.close();
+  }
+
   shutdown(): void {
     if (this.#isShutdown) return;
     this.#isShutdown = true;

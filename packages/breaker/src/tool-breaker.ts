@@ -66,6 +66,16 @@ export interface ToolBreaker {
     /** Gives this hold back; the breaker reopens to calls once every hold is released. */
     release(): void;
   };
+  /**
+   * Closes the circuit now, with an empty window, as if the tool had just recovered: for a caller
+   * that knows the cause of the failures is gone (an MCP server reconnected, say). An open or
+   * half-open circuit closes through opossum's own `close()` (its half-open timer cleared, one
+   * `open → closed` change published); a closed one only forgets the failures in its window.
+   * Holds from {@link ToolBreaker.forceOpen} stay (each is its holder's), a shut-down breaker
+   * stays shut down, and a shared circuit (the `store` option) is not touched: while the fleet's
+   * record is open, this process follows it until the fleet's own trial closes it.
+   */
+  reset(): void;
   /** Stops the breaker for good: its timers and listeners go; later calls are refused. */
   shutdown(): void;
 }

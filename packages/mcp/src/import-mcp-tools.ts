@@ -4,6 +4,7 @@ import {
   type McpImport,
   type McpServerSource,
 } from './import-mcp-options.ts';
+import { healBreakers } from './heal-breakers.ts';
 import { McpLink } from './mcp-link.ts';
 
 /**
@@ -12,9 +13,9 @@ import { McpLink } from './mcp-link.ts';
  * Schema (a malformed call is INVALID_PARAM and never reaches the server), and every outcome is
  * a `ToolResponse` (see `responseFromMcp`). A lost server makes its tools fail fast with
  * CIRCUIT_OPEN until it is reconnected (a stdio child respawned, an HTTP session opened again, with
- * backoff), which the breakers do not count, so the next call after a reconnection is a normal
- * call; a single failed request is that call's NETWORK_ERROR, and a ping decides whether the
- * session is gone. The server's `list_changed` refreshes the tools. `source` can also be an SDK
+ * backoff), which the breakers do not count; a reconnection closes the breakers that the calls
+ * in flight at the loss opened, so the next call after it is a normal call. A single failed
+ * request is that call's NETWORK_ERROR, and a ping decides whether the session is gone. The server's `list_changed` refreshes the tools. `source` can also be an SDK
  * `Client` (connected) or `Transport` (not started), for OAuth, a custom `fetch` or the legacy
  * SSE transport; those are not reconnected, and `close()` closes them.
  *
@@ -37,5 +38,7 @@ export async function importMcpTools(
 ): Promise<McpImport> {
   const link = new McpLink(source, registry, options);
   await link.start();
+  // Before any listener of the caller's: by the time they hear `connected`, the breakers are closed.
+  healBreakers(link, registry);
   return link;
 }

@@ -21,6 +21,7 @@ import { listTools } from './list-tools.ts';
 import { isFound, lookupFailure, lookupTool } from './lookup-tool.ts';
 import { nextCallId } from './next-call-id.ts';
 import { readCallOptions, readToolName } from './read-call-options.ts';
+import { resetBreaker } from './reset-breaker.ts';
 import { type RegistryEvents } from './registry-events.ts';
 import { createSeam, type RegistrySeam } from './registry-seam.ts';
 import {
@@ -286,6 +287,11 @@ export class ToolRegistry {
   /** Breaker snapshots of the tools that have been called. */
   health(): BreakerSnapshot[] {
     return this.#seam.breakers?.snapshots() ?? [];
+  }
+
+  /** Closes `name`'s breaker now (`ToolBreaker.reset`); `false` when it has none yet. */
+  resetBreaker(name: string): boolean {
+    return resetBreaker(this.#seam, name);
   }
 
   /** Stops every breaker and drops listeners; later calls answer with an error response. */

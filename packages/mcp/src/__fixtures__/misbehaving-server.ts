@@ -84,8 +84,13 @@ server.setRequestHandler('tools/call', async (request, context) => {
     content: [{ type: 'text', text: value }],
   });
   switch (request.params.name) {
-    case 'echo':
-      return text(String(request.params.arguments?.['message']));
+    case 'echo': {
+      const message = String(request.params.arguments?.['message']);
+      // An echo still in flight when the process exits: it never answers.
+      if (message === 'wait')
+        return new Promise<CallToolResult>(() => undefined);
+      return text(message);
+    }
     case 'throws':
       throw new Error('the tool blew up');
     case 'is_error':
