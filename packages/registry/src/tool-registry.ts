@@ -94,21 +94,14 @@ export class ToolRegistry {
     options: RegisterFunctionOptions = {},
   ): this {
     const seam = this.#seam;
-    const entry: Entry = isToolDefinition(tool)
-      ? {
-          tool,
-          kind: 'structured',
-          breaker: options.breaker ?? noOverrides,
-          breakerInstance: undefined,
-          spec: undefined,
-        }
-      : {
-          tool: wrapFunction(tool, options),
-          kind: 'legacy',
-          breaker: options.breaker ?? noOverrides,
-          breakerInstance: undefined,
-          spec: undefined,
-        };
+    const structured = isToolDefinition(tool);
+    const entry: Entry = {
+      tool: structured ? tool : wrapFunction(tool, options),
+      kind: structured ? 'structured' : 'legacy',
+      breaker: options.breaker ?? noOverrides,
+      breakerInstance: undefined,
+      spec: undefined,
+    };
     const replaced = seam.tools.has(entry.tool.name);
     if (replaced && options.replace !== true) {
       throw new ToolProtocolError({
