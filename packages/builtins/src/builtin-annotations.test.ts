@@ -29,12 +29,10 @@ describe('BUILTIN_ANNOTATIONS', () => {
     expect(BUILTIN_ANNOTATIONS.write_file.destructiveHint).toBe(true);
   });
 
-  it('agrees with each tool definition on idempotence', () => {
+  it('is what each builtin declares on its own definition, idempotentHint from idempotent', () => {
     for (const tool of createBuiltins({ root: process.cwd() })) {
       const name = tool.name as keyof typeof BUILTIN_ANNOTATIONS;
-      // write_file is idempotent as a hint (same content, same file) but not retried by the
-      // registry, which only retries reads.
-      if (name === 'write_file') continue;
+      expect(tool.annotations).toEqual(BUILTIN_ANNOTATIONS[name]);
       expect(BUILTIN_ANNOTATIONS[name].idempotentHint).toBe(
         tool.idempotent === true,
       );

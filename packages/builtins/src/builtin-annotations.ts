@@ -1,11 +1,10 @@
+import { readToolAnnotations, type ToolAnnotations } from '@candor/tools';
 import { type BuiltinToolName } from './register-builtins.ts';
 
 /**
  * What a client may assume about a tool before calling it: the MCP tool annotations' shape
- * (`title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`), so that
- * `serveRegistry` from `@candor/mcp` can send them and a client can, say, auto-approve
- * read-only tools. Hints, not guarantees: a client must not trust them from a server it does
- * not trust.
+ * (`title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`), every field
+ * set. Hints, not guarantees: a client must not trust them from a server it does not trust.
  */
 export interface ToolAnnotationHints {
   readonly title: string;
@@ -13,16 +12,65 @@ export interface ToolAnnotationHints {
   readonly readOnlyHint: boolean;
   /** When not read-only: a call may destroy or overwrite what was there. */
   readonly destructiveHint: boolean;
-  /** A second call with the same arguments has no further effect. */
+  /** A second call with the same arguments has no further effect (the tool's `idempotent`). */
   readonly idempotentHint: boolean;
   /** The tool reaches beyond the workspace (the network, other programs). */
   readonly openWorldHint: boolean;
 }
 
+interface BuiltinTraits {
+  readonly idempotent: boolean;
+  readonly annotations: ToolAnnotations;
+}
+
+function traits(
+  title: string,
+  flags: { readOnly?: true; destructive?: true; openWorld?: true },
+  idempotent: boolean,
+): BuiltinTraits {
+  return Object.freeze({
+    idempotent,
+    annotations: Object.freeze({
+      title,
+      readOnlyHint: flags.readOnly === true,
+      destructiveHint: flags.destructive === true,
+      openWorldHint: flags.openWorld === true,
+    }),
+  });
+}
+
+// The one table each builtin's definition spreads in (`...builtinTraits(name)`), so that a
+// tool's `idempotent` (which decides retries and PARTIAL-vs-ERROR) and its `idempotentHint`
+// cannot disagree. `http_fetch` can POST and `shell` can do anything the user can, so both are
+// neither read-only nor closed-world; `write_file` replaces a file whole (destructive), and is
+// not `idempotent`, so the registry never treats a write as safe to redo.
+const TRAITS: Readonly<Record<BuiltinToolName, BuiltinTraits>> = Object.freeze({
+  read_file: traits('Read a file', { readOnly: true }, true),
+  write_file: traits('Write a file', { destructive: true }, false),
+  list_dir: traits('List a folder', { readOnly: true }, true),
+  search: traits('Search files', { readOnly: true }, true),
+  shell: traits(
+    'Run a shell command',
+    { destructive: true, openWorld: true },
+    false,
+  ),
+  http_fetch: traits(
+    'Fetch a URL',
+    { destructive: true, openWorld: true },
+    false,
+  ),
+  calculator: traits('Calculate', { readOnly: true }, true),
+});
+
+/** A builtin's `idempotent` and `annotations`, for its `defineTool` call. */
+export function builtinTraits(name: BuiltinToolName): BuiltinTraits {
+  return TRAITS[name];
+}
+
 /**
- * The annotations of each built-in tool. `http_fetch` can POST and `shell` can do anything the
- * user can, so both are neither read-only nor closed-world; `write_file` replaces a file whole
- * (destructive, and idempotent: the same content twice leaves the same file).
+ * The annotations of each built-in tool, as each declares them (the same values as
+ * `tool.annotations` of the tools `createBuiltins` makes). `serveRegistry` sends a tool's own
+ * annotations already; this stays for code that passes it as `toolAnnotations`.
  *
  * @example
  * ```ts
@@ -31,30 +79,11 @@ export interface ToolAnnotationHints {
  */
 export const BUILTIN_ANNOTATIONS: Readonly<
   Record<BuiltinToolName, ToolAnnotationHints>
-> = Object.freeze({
-  read_file: hints('Read a file', { readOnly: true, idempotent: true }),
-  write_file: hints('Write a file', { destructive: true, idempotent: true }),
-  list_dir: hints('List a folder', { readOnly: true, idempotent: true }),
-  search: hints('Search files', { readOnly: true, idempotent: true }),
-  shell: hints('Run a shell command', { destructive: true, openWorld: true }),
-  http_fetch: hints('Fetch a URL', { destructive: true, openWorld: true }),
-  calculator: hints('Calculate', { readOnly: true, idempotent: true }),
-});
-
-function hints(
-  title: string,
-  flags: {
-    readOnly?: boolean;
-    destructive?: boolean;
-    idempotent?: boolean;
-    openWorld?: boolean;
-  },
-): ToolAnnotationHints {
-  return Object.freeze({
-    title,
-    readOnlyHint: flags.readOnly === true,
-    destructiveHint: flags.destructive === true,
-    idempotentHint: flags.idempotent === true,
-    openWorldHint: flags.openWorld === true,
-  });
-}
+> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(TRAITS).map(([name, { idempotent, annotations }]) => [
+      name,
+      readToolAnnotations(name, annotations, idempotent),
+    ]),
+  ) as Record<BuiltinToolName, ToolAnnotationHints>,
+);

@@ -5,6 +5,7 @@ import {
   evaluateExpression,
   MAX_EXPRESSION_LENGTH,
 } from './evaluate-expression.ts';
+import { builtinTraits } from './builtin-annotations.ts';
 
 /** Results above this magnitude are shown rounded, in scientific notation, as PARTIAL. */
 export const LARGE_RESULT = 1e10;
@@ -25,9 +26,9 @@ export const LARGE_RESULT = 1e10;
 export function calculatorTool() {
   return defineTool({
     name: 'calculator',
+    ...builtinTraits('calculator'),
     description:
       'Evaluates an arithmetic expression with numbers, + - * / % ** and parentheses, e.g. "2 + 3 * 4".',
-    idempotent: true,
     input: z.object({
       expression: z
         .string()

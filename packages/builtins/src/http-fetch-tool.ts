@@ -9,6 +9,7 @@ import {
   guardedDispatcher,
 } from './guarded-dispatcher.ts';
 import { positiveOption } from './positive-option.ts';
+import { builtinTraits } from './builtin-annotations.ts';
 
 /** Options of {@link httpFetchTool}. */
 export interface HttpFetchToolOptions {
@@ -147,6 +148,7 @@ export function httpFetchTool(options: HttpFetchToolOptions = {}) {
   const dispatcher = guardedDispatcher(new AddressPolicy(options.allowHosts));
   return defineTool({
     name: 'http_fetch',
+    ...builtinTraits('http_fetch'),
     description:
       'Sends an HTTP GET or POST and returns status, headers and body. ' +
       `Error statuses come back as errors with their code; bodies over ${maxBodyBytes} bytes come back partial.`,

@@ -7,6 +7,7 @@ import { positiveOption } from './positive-option.ts';
 import { type WorkspaceDir } from './workspace-dir.ts';
 import { WorkspaceGuard } from './workspace-guard.ts';
 import { systemErrorCode } from './system-error-code.ts';
+import { builtinTraits } from './builtin-annotations.ts';
 
 /** Options of {@link listDirTool}. */
 export interface ListDirToolOptions {
@@ -57,8 +58,8 @@ export function listDirTool(options: ListDirToolOptions) {
   );
   return defineTool({
     name: 'list_dir',
+    ...builtinTraits('list_dir'),
     description: `Lists the entries of a directory inside the workspace, sorted by name, at most ${cap}; a longer listing comes back partial with the total.`,
-    idempotent: true,
     input: z.object({
       path: z
         .string()

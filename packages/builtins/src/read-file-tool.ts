@@ -7,6 +7,7 @@ import { BINARY_SNIFF_BYTES, binaryReason } from './binary-reason.ts';
 import { errorResponse } from './error-response.ts';
 import { positiveOption } from './positive-option.ts';
 import { type GuardedPath, WorkspaceGuard } from './workspace-guard.ts';
+import { builtinTraits } from './builtin-annotations.ts';
 
 /** Options of {@link readFileTool}. */
 export interface ReadFileToolOptions {
@@ -146,11 +147,11 @@ export function readFileTool(options: ReadFileToolOptions) {
   );
   return defineTool({
     name: 'read_file',
+    ...builtinTraits('read_file'),
     description:
       'Reads a UTF-8 text file inside the workspace, optionally a range of lines. ' +
       `Returns at most ${maxBytes} bytes; a longer range comes back partial with the lines returned. ` +
       'data.sha256 and data.mtimeMs can be passed to write_file to detect concurrent changes.',
-    idempotent: true,
     input: z.object({
       path: z
         .string()

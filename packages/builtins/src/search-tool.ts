@@ -16,6 +16,7 @@ import { type SearchStart, searchWithJs } from './search-js.ts';
 import { checkInclude, compileSearchPattern } from './search-pattern.ts';
 import { searchWithRg } from './search-rg.ts';
 import { type GuardedPath, WorkspaceGuard } from './workspace-guard.ts';
+import { builtinTraits } from './builtin-annotations.ts';
 
 /** Which engine runs a search. */
 export type SearchEngineChoice = 'auto' | 'rg' | 'js';
@@ -154,11 +155,11 @@ export function searchTool(options: SearchToolOptions) {
   };
   return defineTool({
     name: 'search',
+    ...builtinTraits('search'),
     description:
       'Searches files in the workspace for lines matching a regular expression (or a fixed string) ' +
       'and returns path, line number and text of each. No matches is a successful answer with count 0. ' +
       `Hidden files, binary files and symbolic links are skipped; at most ${cap} matches are returned, with the total.`,
-    idempotent: true,
     input: z.object({
       pattern: z
         .string()

@@ -12,6 +12,7 @@ import { findExecutable } from './find-executable.ts';
 import { positiveOption } from './positive-option.ts';
 import { type ProcessResult, runProcess } from './run-process.ts';
 import { WorkspaceGuard } from './workspace-guard.ts';
+import { builtinTraits } from './builtin-annotations.ts';
 
 /** Options of {@link shellTool}. */
 export interface ShellToolOptions {
@@ -208,6 +209,7 @@ export function shellTool(options: ShellToolOptions) {
         'Pass isolate: true to run it with no network and only the workspace writable (needs bubblewrap).';
   return defineTool({
     name: 'shell',
+    ...builtinTraits('shell'),
     description:
       `Runs a command in the workspace and reports its exit code, stdout and stderr. ${
         allowString

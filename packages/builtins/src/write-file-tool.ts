@@ -8,6 +8,7 @@ import { errorResponse } from './error-response.ts';
 import { type WorkspaceDir } from './workspace-dir.ts';
 import { WorkspaceGuard } from './workspace-guard.ts';
 import { systemErrorCode } from './system-error-code.ts';
+import { builtinTraits } from './builtin-annotations.ts';
 
 /** Options of {@link writeFileTool}. */
 export interface WriteFileToolOptions {
@@ -170,6 +171,7 @@ export function writeFileTool(options: WriteFileToolOptions) {
   const guard = new WorkspaceGuard(options.root);
   return defineTool({
     name: 'write_file',
+    ...builtinTraits('write_file'),
     description:
       'Writes a UTF-8 text file inside the workspace, replacing its content. ' +
       'Pass expectedSha256 (or expectedMtimeMs) from read_file to fail with CONFLICT instead of ' +

@@ -13,6 +13,7 @@ import {
 import { checkElicitApproval, elicitApprover } from './elicit-approval.ts';
 import { outcomeEnvelope, outcomeEnvelopeSchema } from './outcome-envelope.ts';
 import { progressSender } from './progress-sender.ts';
+import { resolveAnnotations } from './resolved-annotations.ts';
 import { type ServeOptions } from './serve-options.ts';
 
 const DEFAULT_NAME = 'candor';
@@ -72,10 +73,10 @@ export function registryServer(
     }
     return envelope;
   };
-  const annotations = options.toolAnnotations ?? {};
   server.setRequestHandler('tools/list', () => {
-    const idempotent = new Map(
-      registry.list().map((tool) => [tool.name, tool.idempotent]),
+    const annotations = resolveAnnotations(
+      registry.list(),
+      options.toolAnnotations,
     );
     const tools: Tool[] = registry
       .specs({
@@ -89,12 +90,7 @@ export function registryServer(
         // specs() gives object schemas: defineTool refuses any other input.
         inputSchema: spec.inputSchema as Tool['inputSchema'],
         outputSchema: envelopeFor(spec.outputSchema),
-        annotations: {
-          idempotentHint: idempotent.get(spec.name) === true,
-          ...(Object.hasOwn(annotations, spec.name)
-            ? annotations[spec.name]
-            : {}),
-        },
+        annotations: annotations.get(spec.name) ?? {},
       }));
     return { tools };
   });

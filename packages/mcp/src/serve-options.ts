@@ -25,8 +25,8 @@ export interface ServeOptions {
   /**
    * MCP tool annotations (`title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`,
    * `openWorldHint`) by tool name, sent in `tools/list` so that clients can, say, auto-approve
-   * read-only tools. `BUILTIN_ANNOTATIONS` from `@candor/builtins` has the builtins'. A tool
-   * without an entry is listed with `idempotentHint` from its definition only. Over HTTP
+   * read-only tools. Each overrides, field by field, what the tool declares itself
+   * (`defineTool`'s `annotations`; `idempotentHint` from its `idempotent`). Over HTTP
    * without a token, `readOnlyHint: true` decides which tools are served (see
    * {@link HttpServeOptions.allowWritesWithoutToken}).
    */
@@ -69,7 +69,7 @@ export interface HttpServeOptions extends ServeOptions {
   readonly allowedOrigins?: readonly string[];
   /**
    * Without a `bearerToken`, anyone on the machine can call the server, so only tools declared
-   * read-only (`readOnlyHint: true` in {@link ServeOptions.toolAnnotations}) are listed and
+   * read-only (`readOnlyHint: true`, declared by the tool or in {@link ServeOptions.toolAnnotations}) are listed and
    * run; the others (for the builtins: `write_file` and `shell`) answer ACCESS_DENIED. `true`
    * serves every tool without a token anyway. Ignored when a token is set.
    */

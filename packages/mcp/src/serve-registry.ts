@@ -9,6 +9,7 @@ import {
   StdioServerTransport,
 } from '@modelcontextprotocol/server/stdio';
 import { BreakerWatch } from './breaker-watch.ts';
+import { AnnotationsCache } from './resolved-annotations.ts';
 import { registryServer } from './create-registry-server.ts';
 import { checkElicitApproval } from './elicit-approval.ts';
 import { serveHttp } from './serve-http.ts';
@@ -51,7 +52,8 @@ export async function serveRegistry(
   const logger = guarded.child({ component: 'mcp-server' });
   const serverOptions: ServeOptions =
     options.logger === undefined ? options : { ...options, logger: guarded };
-  const refusal = unauthenticatedRefusal(options);
+  const annotations = new AnnotationsCache(registry, options.toolAnnotations);
+  const refusal = unauthenticatedRefusal(options, annotations);
   // The low-level Server, not McpServer: tools here are listed per request from the registry,
   // with its own JSON Schemas, and validated by the registry, not by the SDK a second time.
   // eslint-disable-next-line @typescript-eslint/no-deprecated
@@ -59,6 +61,7 @@ export async function serveRegistry(
   // The HTTP handler adds its own notifier: 2026-era clients listen there.
   const notifiers: (() => void)[] = [];
   const toolsChanged = (): void => {
+    annotations.clear();
     for (const notify of notifiers) notify();
     for (const server of servers) {
       server.sendToolListChanged().catch((error: unknown) => {
@@ -136,6 +139,7 @@ export async function serveRegistry(
  */
 function unauthenticatedRefusal(
   options: StdioServeOptions | HttpServeOptions,
+  annotations: AnnotationsCache,
 ): ((name: string) => string | undefined) | undefined {
   if (
     options.transport !== 'http' ||
@@ -144,9 +148,8 @@ function unauthenticatedRefusal(
   ) {
     return undefined;
   }
-  const annotations = options.toolAnnotations ?? {};
   return (name) =>
-    Object.hasOwn(annotations, name) && annotations[name]?.readOnlyHint === true
+    annotations.get(name)?.readOnlyHint === true
       ? undefined
       : `Tool "${name}" is not served over HTTP without a bearer token, because it is not declared read-only; the server's operator can set a token, or allow it with allowWritesWithoutToken.`;
 }

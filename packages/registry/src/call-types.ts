@@ -5,6 +5,7 @@ import {
 } from '@candor/breaker';
 import {
   type AnyToolDefinition,
+  type ToolAnnotations,
   type ToolProgress,
   type ToolResponse,
   type ToolSpec,
@@ -27,6 +28,8 @@ export interface Entry {
   breakerInstance?: ToolBreaker | undefined;
   /** The tool's provider-neutral spec, made on first use: a tool never changes once registered. */
   spec?: ToolSpec | undefined;
+  /** The tool's annotations, read once on first listing; `null` when it declares none. */
+  annotations?: Readonly<ToolAnnotations> | null | undefined;
 }
 
 /** Where a call ended, and with what. */

@@ -7,6 +7,7 @@ import {
   type ToolProgress,
   type ToolResponse,
   type ToolRunContext,
+  type ToolAnnotations,
   type ToolSpec,
 } from '@candor/tools';
 import { type z } from 'zod';
@@ -140,6 +141,11 @@ export interface ToolListing {
   readonly kind: 'structured' | 'legacy';
   readonly idempotent: boolean;
   readonly timeoutMs: number;
+  /**
+   * What the tool declares a client may assume (`defineTool`'s `annotations`, frozen, with
+   * `idempotentHint` from `idempotent`); absent when it declares none.
+   */
+  readonly annotations?: Readonly<ToolAnnotations>;
 }
 
 /** What `ToolRegistry.specs` is asked. */

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { toolInputJsonSchema } from './tool-spec.ts';
 import { ToolProtocolError } from './tool-protocol-error.ts';
 import { type ToolResponse } from './tool-response.ts';
+import {
+  readToolAnnotations,
+  type ToolAnnotations,
+} from './tool-annotations.ts';
 import { SUPPORTED_ZOD_RANGE } from './require-zod-4.ts';
 
 const MARKER = Symbol.for('@candor/tools.ToolDefinition');
@@ -64,6 +68,12 @@ export interface ToolDefinition<TInput extends z.ZodType = z.ZodType> {
   readonly idempotent?: boolean;
   /** Retries on transient failures; only for `idempotent: true` tools. Off when absent. */
   readonly retry?: RetryOptions;
+  /**
+   * What a client may assume before calling (MCP tool annotations): `serveRegistry` from
+   * `@candor/mcp` sends them, and over HTTP without a token serves only `readOnlyHint: true`
+   * tools. `idempotentHint` follows `idempotent`. Read once by `defineTool`, frozen.
+   */
+  readonly annotations?: ToolAnnotations;
 }
 
 /**
@@ -222,6 +232,13 @@ export function defineTool<TInput extends z.ZodType>(
 ): ToolDefinition<TInput> {
   checkDefinition(definition);
   const tool = { ...definition };
+  const annotations = readToolAnnotations(
+    definition.name,
+    definition.annotations,
+    definition.idempotent === true,
+  );
+  if (annotations === undefined) delete tool.annotations;
+  else (tool as { annotations?: ToolAnnotations }).annotations = annotations;
   Object.defineProperty(tool, MARKER, { value: true, enumerable: false });
   // Fails now, at definition, rather than at the first request to a provider.
   toolInputJsonSchema(tool);

@@ -43,6 +43,8 @@ export type {
   ToolProgress,
   ToolRunContext,
 } from './define-tool.ts';
+export { readToolAnnotations } from './tool-annotations.ts';
+export type { ToolAnnotations } from './tool-annotations.ts';
 export {
   toolInputJsonSchema,
   toolOutputJsonSchema,
