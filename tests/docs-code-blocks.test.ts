@@ -18,12 +18,11 @@ const root = join(import.meta.dirname, '..');
 const docs = join(root, 'docs');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
-// The site's own pages. The migration guide's blocks are compared with the compiled and tested
-// steps in apps/demo (migration-guide.test.ts); the package pages only include the READMEs.
-const checkedByOthers = new Set(['migrating-string-tools.md']);
+// The site's own pages; the package pages only include the READMEs. The migration guide's step
+// blocks are also compared with the compiled steps in apps/demo (migration-guide.test.ts).
 const pages = [
   ...readdirSync(docs)
-    .filter((file) => file.endsWith('.md') && !checkedByOthers.has(file))
+    .filter((file) => file.endsWith('.md'))
     .map((file) => join(docs, file)),
   ...['concepts', 'guides'].flatMap((folder) =>
     readdirSync(join(docs, folder))
@@ -62,6 +61,30 @@ interface Block {
 const contextComment =
   /<!-- type-checked after:\n((?:(?!-->)[\s\S])*)\n-->\n*$/;
 
+/**
+ * A snippet kept equal to a compiled file (`<!-- snippet: name -->` just above its fence) shows
+ * its imports in the ts block before that comment; that block is the snippet's context.
+ */
+function importsAbove(
+  blocks: readonly Block[],
+  lines: readonly string[],
+  fence: number,
+): string | undefined {
+  const previous = blocks.at(-1);
+  if (previous === undefined) return undefined;
+  const previousEnd = previous.line + previous.code.split('\n').length;
+  const between = lines.slice(previousEnd + 1, fence);
+  const isImports = previous.code
+    .split('\n')
+    .every((line) => line.startsWith('import ') || line.trim() === '');
+  const onlySnippetComment = between.every(
+    (line) => line.trim() === '' || /^<!-- snippet: [\w-]+ -->$/.test(line),
+  );
+  return isImports && onlySnippetComment && between.some((l) => l !== '')
+    ? previous.code
+    : undefined;
+}
+
 function tsBlocks(page: string): Block[] {
   const blocks: Block[] = [];
   const lines = readFileSync(page, 'utf8').split('\n');
@@ -71,7 +94,9 @@ function tsBlocks(page: string): Block[] {
       (line, at) => at > index && line.startsWith('```'),
     );
     if (end === -1) throw new Error(`${page}:${index + 1}: unclosed block`);
-    const context = contextComment.exec(lines.slice(0, index).join('\n'))?.[1];
+    const context =
+      contextComment.exec(lines.slice(0, index).join('\n'))?.[1] ??
+      importsAbove(blocks, lines, index);
     blocks.push({
       page: relative(root, page),
       line: index + 1,
