@@ -190,6 +190,8 @@ export function checkFrameworkReport(stdout: string, module: string): string[] {
     JSON.stringify(model?.events) ===
       JSON.stringify([
         { type: 'text-delta', text: 'b must not be zero' },
+        // The text part's end, where the AI SDK's provider metadata would come with it.
+        { type: 'text-end' },
         {
           type: 'finish',
           finishReason: 'stop',
