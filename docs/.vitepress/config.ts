@@ -28,6 +28,8 @@ export default defineConfig({
     'AI-agent tools whose outcomes never lie: a failed call can never look like a success.',
   cleanUrls: true,
   lastUpdated: false,
+  // The site's data (config, sidebars) goes in one cached script instead of inline in every page.
+  metaChunk: true,
   // Dead internal links fail the build (VitePress's default, kept on purpose).
   ignoreDeadLinks: false,
   markdown: {
@@ -56,46 +58,58 @@ export default defineConfig({
       { text: 'Guides', link: '/migrating-string-tools' },
       { text: 'API', link: '/api/' },
     ],
-    sidebar: [
-      {
-        text: 'Introduction',
-        items: [{ text: 'Getting started', link: '/getting-started' }],
-      },
-      {
-        text: 'Concepts',
-        items: [
-          { text: 'Outcomes', link: '/concepts/outcomes' },
-          { text: 'Error codes', link: '/codes' },
-          { text: 'The seam', link: '/concepts/seam' },
-          { text: 'The breaker', link: '/concepts/breaker' },
-          { text: 'The error budget', link: '/concepts/budget' },
-          { text: 'What the model reads', link: '/concepts/model-view' },
-          { text: 'Architecture', link: '/architecture' },
-        ],
-      },
-      {
-        text: 'Guides',
-        items: [
-          { text: 'Migrating string tools', link: '/migrating-string-tools' },
-          { text: 'Built-in tools', link: '/builtins' },
-          { text: 'Testing with the scripted server', link: '/guides/testing' },
-          { text: 'Traces', link: '/guides/traces' },
-          { text: 'Telemetry', link: '/guides/telemetry' },
-          { text: 'MCP', link: '/guides/mcp' },
-          { text: 'Framework adapters', link: '/guides/adapters' },
-          { text: 'One breaker for a fleet', link: '/fleet' },
-          { text: 'Benchmarks', link: '/benchmarks' },
-        ],
-      },
-      {
-        text: 'Packages',
-        collapsed: true,
-        items: packagePages.map((name) => ({
-          text: `@candor/${name}`,
-          link: `/packages/${name}`,
-        })),
-      },
-      { text: 'API reference', link: '/api/', items: apiSidebar },
-    ],
+    // One sidebar per part of the site: a guide page carries the guides' links, an API page the
+    // API's, so no page renders the other part's hundreds of links.
+    sidebar: {
+      '/api/': [
+        { text: 'Guides', link: '/getting-started' },
+        { text: 'API reference', link: '/api/', items: apiSidebar },
+      ],
+      '/': guideSidebar(),
+    },
   },
 });
+
+function guideSidebar(): DefaultTheme.SidebarItem[] {
+  return [
+    {
+      text: 'Introduction',
+      items: [{ text: 'Getting started', link: '/getting-started' }],
+    },
+    {
+      text: 'Concepts',
+      items: [
+        { text: 'Outcomes', link: '/concepts/outcomes' },
+        { text: 'Error codes', link: '/codes' },
+        { text: 'The seam', link: '/concepts/seam' },
+        { text: 'The breaker', link: '/concepts/breaker' },
+        { text: 'The error budget', link: '/concepts/budget' },
+        { text: 'What the model reads', link: '/concepts/model-view' },
+        { text: 'Architecture', link: '/architecture' },
+      ],
+    },
+    {
+      text: 'Guides',
+      items: [
+        { text: 'Migrating string tools', link: '/migrating-string-tools' },
+        { text: 'Built-in tools', link: '/builtins' },
+        { text: 'Testing with the scripted server', link: '/guides/testing' },
+        { text: 'Traces', link: '/guides/traces' },
+        { text: 'Telemetry', link: '/guides/telemetry' },
+        { text: 'MCP', link: '/guides/mcp' },
+        { text: 'Framework adapters', link: '/guides/adapters' },
+        { text: 'One breaker for a fleet', link: '/fleet' },
+        { text: 'Benchmarks', link: '/benchmarks' },
+      ],
+    },
+    {
+      text: 'Packages',
+      collapsed: true,
+      items: packagePages.map((name) => ({
+        text: `@candor/${name}`,
+        link: `/packages/${name}`,
+      })),
+    },
+    { text: 'API reference', link: '/api/' },
+  ];
+}
