@@ -16,6 +16,7 @@ import {
 } from './import-mcp-options.ts';
 import { ImportEvents } from './import-events.ts';
 import { summariseIssues } from './invalid-result-summary.ts';
+import { namesHeldByOthers } from './names-held-by-others.ts';
 import { type ReadSource, readSource } from './mcp-transport.ts';
 import { goneTool, importedTool } from './imported-tool.ts';
 import { responseFromMcp, responseFromThrown } from './response-from-mcp.ts';
@@ -240,12 +241,15 @@ export class McpLink implements McpImport {
 
   #apply(tools: readonly Tool[]): void {
     const offered = new Set<string>();
+    const taken = namesHeldByOthers(this.#registry, this.#names);
     for (const tool of tools) {
       const name = registryName(this.#options.prefix ?? '', tool.name);
-      if (!TOOL_NAME_PATTERN.test(name)) {
+      if (!TOOL_NAME_PATTERN.test(name) || taken.has(name)) {
         this.#logger.warn(
           { tool: tool.name },
-          'MCP tool skipped: its name cannot be a Candor tool name',
+          taken.has(name)
+            ? 'MCP tool skipped: the registry already has a tool of that name'
+            : 'MCP tool skipped: its name cannot be a Candor tool name',
         );
         continue;
       }
