@@ -1,4 +1,5 @@
 import { type ToolRegistry } from '@candor/registry';
+import { TOOL_NAME_PATTERN } from '@candor/tools';
 
 /**
  * The registry's tool names that `ours` (the names one import registered) does not hold: a
@@ -15,4 +16,17 @@ export function namesHeldByOthers(
       .map((listed) => listed.name)
       .filter((name) => !ours.has(name)),
   );
+}
+
+/** Why a remote tool's registry `name` is not registered, or undefined when it may be. */
+export function whySkipped(
+  name: string,
+  taken: ReadonlySet<string>,
+): string | undefined {
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    return 'MCP tool skipped: its name cannot be a Candor tool name';
+  }
+  return taken.has(name)
+    ? 'MCP tool skipped: the registry already has a tool of that name'
+    : undefined;
 }
