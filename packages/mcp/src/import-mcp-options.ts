@@ -15,6 +15,12 @@ export interface HttpServerSource {
   readonly url: string | URL;
   /** Sent with every request: `{ authorization: 'Bearer …' }`, say. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * A response body (or one event of an event stream) larger than this stops being read and
+   * fails the calls it answers, so a server that never ends its answer cannot fill memory.
+   * 16 MiB unless set.
+   */
+  readonly maxResponseBytes?: number;
 }
 
 /**

@@ -2,7 +2,6 @@ import { type ToolRegistry } from '@candor/registry';
 import {
   guardLogger,
   type Logger,
-  TOOL_NAME_PATTERN,
   type ToolProgress,
   ToolResponse,
   type ToolRunContext,
@@ -16,6 +15,7 @@ import {
 } from './import-mcp-options.ts';
 import { ImportEvents } from './import-events.ts';
 import { summariseIssues } from './invalid-result-summary.ts';
+import { namesHeldByOthers, whySkipped } from './names-held-by-others.ts';
 import { type ReadSource, readSource } from './mcp-transport.ts';
 import { goneTool, importedTool } from './imported-tool.ts';
 import { responseFromMcp, responseFromThrown } from './response-from-mcp.ts';
@@ -243,13 +243,12 @@ export class McpLink implements McpImport {
 
   #apply(tools: readonly Tool[]): void {
     const offered = new Set<string>();
+    const taken = namesHeldByOthers(this.#registry, this.#names);
     for (const tool of tools) {
       const name = registryName(this.#options.prefix ?? '', tool.name);
-      if (!TOOL_NAME_PATTERN.test(name)) {
-        this.#logger.warn(
-          { tool: tool.name },
-          'MCP tool skipped: its name cannot be a Candor tool name',
-        );
+      const skipped = whySkipped(name, taken);
+      if (skipped !== undefined) {
+        this.#logger.warn({ tool: tool.name }, skipped);
         continue;
       }
       offered.add(name);

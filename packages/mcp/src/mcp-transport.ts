@@ -4,7 +4,11 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { cappedFetch } from './capped-fetch.ts';
 import { type McpServerSource } from './import-mcp-options.ts';
+
+/** A response or event larger than this stops being read: 16 MiB. */
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** What a {@link McpServerSource} is, read once. */
 export type ReadSource =
@@ -39,11 +43,21 @@ export function readSource(source: McpServerSource): ReadSource {
     };
   }
   if ('http' in source) {
-    const { url, headers } = source.http;
+    const { url, headers, maxResponseBytes } = source.http;
+    if (
+      maxResponseBytes !== undefined &&
+      (!Number.isInteger(maxResponseBytes) || maxResponseBytes < 1)
+    ) {
+      throw new RangeError(
+        `importMcpTools: http.maxResponseBytes must be a positive integer, got ${JSON.stringify(maxResponseBytes)}`,
+      );
+    }
+    const fetch = cappedFetch(maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     return {
       kind: 'rebuildable',
       make: () =>
         new StreamableHTTPClientTransport(new URL(url), {
+          fetch,
           ...(headers === undefined
             ? {}
             : { requestInit: { headers: { ...headers } } }),
