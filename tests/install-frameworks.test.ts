@@ -52,6 +52,7 @@ const good = {
     },
     events: [
       { type: 'text-delta', text: 'b must not be zero' },
+      { type: 'text-end' },
       {
         type: 'finish',
         finishReason: 'stop',
