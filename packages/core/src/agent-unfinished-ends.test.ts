@@ -290,3 +290,49 @@ describe('an end Candor cannot read', () => {
     expect(result.stopReason).toBe('model_error');
   });
 });
+
+describe('a turn blocked or refused with tool calls in it', () => {
+  it('runs none of them and ends content_filter (scriptedModel)', async () => {
+    const result = await agentFor(
+      scriptedModel([
+        {
+          toolCalls: [{ name: 'write', arguments: { path: 'a' } }],
+          finishReason: 'content_filter',
+        },
+      ]),
+    ).run('go');
+    expect(result.stopReason).toBe('content_filter');
+    expect(ran).toBe(0);
+  });
+
+  it('anthropic: stop_reason refusal after a whole tool_use block', async () => {
+    const url = await served(
+      anthropicSse([
+        { type: 'message_start', message: { usage: { input_tokens: 1 } } },
+        {
+          type: 'content_block_start',
+          index: 0,
+          content_block: {
+            type: 'tool_use',
+            id: 'toolu_1',
+            name: 'write',
+            input: {},
+          },
+        },
+        {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: '{"path":"a"}' },
+        },
+        { type: 'content_block_stop', index: 0 },
+        { type: 'message_delta', delta: { stop_reason: 'refusal' } },
+        { type: 'message_stop' },
+      ]),
+    );
+    const result = await agentFor(
+      anthropic({ baseURL: url, apiKey: 'sk-ant-test', model: 'claude' }),
+    ).run('go');
+    expect(result.stopReason).toBe('content_filter');
+    expect(ran).toBe(0);
+  });
+});

@@ -90,8 +90,9 @@ export function describeModelError(
 
 /**
  * A turn that is no answer, or `undefined` for one that is: cut at the output-token limit
- * (`length`), ended in a finish word Candor cannot read (`other`) without tool calls, or with no
- * `finish` event at all (an `incomplete` model error). Unknown is not success. None of its tool
+ * (`length`), blocked or refused with tool calls in it (`content_filter`: a call the provider
+ * stopped on is not one to run), ended in a finish word Candor cannot read (`other`) without
+ * tool calls, or with no `finish` event at all (an `incomplete` model error). Unknown is not success. None of its tool
  * calls may run, and a turn with calls is left out of the history, which would otherwise hold
  * calls without results.
  */
@@ -102,7 +103,7 @@ export function unfinishedTurn(
   | {
       readonly step: AgentStep;
       readonly message: ChatMessage | undefined;
-      readonly stopReason: 'length' | 'model_error';
+      readonly stopReason: 'length' | 'content_filter' | 'model_error';
       readonly extra: Partial<AgentRunResult>;
     }
   | undefined {
@@ -118,7 +119,11 @@ export function unfinishedTurn(
           : 'The model ended its answer for a reason it did not name (finish reason other): the answer may be incomplete.',
     });
     extra = { modelError: describeModelError(error) };
-  } else if (finishReason !== 'length') return undefined;
+  } else if (
+    finishReason !== 'length' &&
+    !(finishReason === 'content_filter' && calls > 0)
+  )
+    return undefined;
   return {
     step: { index, text: turn.text, finishReason, toolCalls: [] },
     message:
@@ -130,7 +135,10 @@ export function unfinishedTurn(
             parts: turn.finishedParts([]),
           }
         : undefined,
-    stopReason: finishReason === 'length' ? 'length' : 'model_error',
+    stopReason:
+      finishReason === 'length' || finishReason === 'content_filter'
+        ? finishReason
+        : 'model_error',
     extra,
   };
 }
