@@ -92,9 +92,9 @@ export function describeModelError(
  * A turn that is no answer, or `undefined` for one that is: cut at the output-token limit
  * (`length`), blocked or refused with tool calls in it (`content_filter`: a call the provider
  * stopped on is not one to run), ended in a finish word Candor cannot read (`other`) without
- * tool calls, or with no `finish` event at all (an `incomplete` model error). Unknown is not success. None of its tool
- * calls may run, and a turn with calls is left out of the history, which would otherwise hold
- * calls without results.
+ * tool calls, or with no `finish` event at all (an `incomplete` model error). Unknown is not
+ * success. None of its tool calls may run, and a turn with calls is left out of the history,
+ * which would otherwise hold calls without results.
  */
 export function unfinishedTurn(
   index: number,
