@@ -15,6 +15,10 @@ import type { ModelVisibleResult } from '@candor/tools';
  *
  * - `completed`: the model answered without asking for a tool.
  * - `content_filter`: the provider blocked the prompt or the answer; never `completed`.
+ * - `length`: the answer was cut at the output-token limit (`maxOutputTokens`, the vendor's
+ *   default when unset); its text is partial and none of that turn's tool calls ran (one may
+ *   have been cut mid-arguments). A finish word Candor cannot read, or no finish at all, is a
+ *   `model_error` (`kind: 'incomplete'`), never `completed`.
  * - `max_steps`, `error_budget`: a limit of the agent stopped it.
  * - `aborted`: the run's signal fired.
  * - `model_error`: the provider or its stream failed (`modelError` says how).
@@ -24,6 +28,7 @@ import type { ModelVisibleResult } from '@candor/tools';
 export type StopReason =
   | 'completed'
   | 'content_filter'
+  | 'length'
   | 'max_steps'
   | 'error_budget'
   | 'aborted'

@@ -33,6 +33,7 @@ import {
   describeModelError,
   newStepState,
   stepEnd,
+  unfinishedTurn,
   type UsageTotal,
 } from './step-state.ts';
 
@@ -256,6 +257,15 @@ export class Agent {
       }
       addUsage(usage, state.usage);
       const calls = turn.calls;
+      const unfinished = unfinishedTurn(index, state);
+      if (unfinished !== undefined) {
+        // No answer: none of its calls runs (one may be half-sent).
+        steps.push(unfinished.step);
+        if (unfinished.message) messages.push(unfinished.message);
+        if (everyEvent) yield stepEnd(index, state);
+        yield finish(unfinished.stopReason, unfinished.extra);
+        return;
+      }
       const shownCalls = censoredCalls(calls, this.#redactor);
       messages.push({
         role: 'assistant',

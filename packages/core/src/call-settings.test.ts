@@ -72,3 +72,67 @@ describe('mergeCallSettings', () => {
     });
   });
 });
+
+describe('checkCallSettings: hostile providerOptions', () => {
+  it('reads a nested getter once and sends the value it read', () => {
+    let reads = 0;
+    const generationConfig = {
+      get topK() {
+        reads += 1;
+        return reads;
+      },
+    };
+    const checked = checkCallSettings(
+      { providerOptions: { google: { generationConfig } } },
+      'test',
+    );
+    expect(checked.providerOptions?.['google']).toEqual({
+      generationConfig: { topK: 1 },
+    });
+    expect(JSON.stringify(checked)).toContain('"topK":1');
+    expect(reads).toBe(1);
+  });
+
+  it('a nested Proxy that throws fails the check, not a request', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('boom');
+        },
+      },
+    );
+    expect(() =>
+      checkCallSettings({ providerOptions: { openai: { x: hostile } } }, 't'),
+    ).toThrow(/boom|JSON/);
+  });
+
+  it.each([
+    [{ n: 1n }, /providerOptions\.openai\.n must be JSON \(got bigint\)/],
+    [{ f: () => 1 }, /providerOptions\.openai\.f must be JSON/],
+    [{ d: new Date(0) }, /providerOptions\.openai\.d must be JSON/],
+    [{ a: [1, Number.POSITIVE_INFINITY] }, /openai\.a\[1\] must be a finite/],
+  ])('refuses %o, naming the path', (value, message) => {
+    expect(() =>
+      checkCallSettings({ providerOptions: { openai: value } }, 't'),
+    ).toThrow(message);
+  });
+
+  it('refuses a cycle', () => {
+    const loop: Record<string, unknown> = {};
+    loop['self'] = loop;
+    expect(() =>
+      checkCallSettings({ providerOptions: { openai: { loop } } }, 't'),
+    ).toThrow(/openai\.loop\.self refers back to itself/);
+  });
+
+  it('keeps a value shared twice (no cycle) and drops unset fields', () => {
+    const shared = { a: 1 };
+    expect(
+      checkCallSettings(
+        { providerOptions: { openai: { x: shared, y: shared, z: undefined } } },
+        't',
+      ).providerOptions,
+    ).toEqual({ openai: { x: { a: 1 }, y: { a: 1 } } });
+  });
+});

@@ -24,6 +24,55 @@ function describe(value: unknown): string {
       : typeof value;
 }
 
+/**
+ * Body fields each wire builds itself, which `providerOptions` may not replace: `stream: false`
+ * would break the parser, another `model` would make telemetry name the wrong one, and another
+ * conversation or tool list would send calls the registry never saw.
+ */
+const RESERVED: Readonly<Record<string, readonly string[]>> = {
+  anthropic: ['model', 'messages', 'system', 'tools', 'stream'],
+  google: ['contents', 'systemInstruction', 'tools'],
+  openai: ['model', 'input', 'instructions', 'tools', 'stream'],
+  openaiCompatible: ['model', 'messages', 'tools', 'stream'],
+};
+
+/**
+ * A deep copy of JSON data, read once (a getter or Proxy is not read again at request time);
+ * what JSON cannot carry (a function, a BigInt, a symbol, a non-finite number, a cycle, a class
+ * instance) is refused here, naming its path, instead of failing or vanishing in the request.
+ */
+function jsonSnapshot(
+  value: Record<string, unknown>,
+  path: string,
+  where: string,
+): Record<string, unknown> {
+  const seen = new Set<object>();
+  const copy = (item: unknown, at: string): unknown => {
+    if (item === null || typeof item === 'string' || typeof item === 'boolean')
+      return item;
+    if (typeof item === 'number') {
+      if (!Number.isFinite(item)) fail(where, `${at} must be a finite number`);
+      return item;
+    }
+    const isArray = Array.isArray(item);
+    if (!isArray && !isPlainObject(item))
+      fail(where, `${at} must be JSON (got ${describe(item)})`);
+    if (seen.has(item)) fail(where, `${at} refers back to itself`);
+    seen.add(item);
+    const out = isArray
+      ? item.map((entry, i) => copy(entry, `${at}[${i}]`))
+      : Object.fromEntries(
+          Object.entries(item)
+            // An unset field is left out, as JSON.stringify does.
+            .filter(([, entry]) => entry !== undefined)
+            .map(([key, entry]) => [key, copy(entry, `${at}.${key}`)]),
+        );
+    seen.delete(item);
+    return out;
+  };
+  return copy(value, path) as Record<string, unknown>;
+}
+
 function fail(where: string, message: string): never {
   throw new TypeError(`${where}: ${message}`);
 }
@@ -103,7 +152,13 @@ export function checkCallSettings(
     for (const [wire, value] of Object.entries(providerOptions)) {
       if (!isPlainObject(value))
         fail(where, `providerOptions.${wire} must be a plain object`);
-      options[wire] = { ...value };
+      for (const field of RESERVED[wire] ?? [])
+        if (Object.hasOwn(value, field))
+          fail(
+            where,
+            `providerOptions.${wire}.${field} is set by Candor (the model, the conversation, the tools and streaming are the wire's) and cannot be overridden`,
+          );
+      options[wire] = jsonSnapshot(value, `providerOptions.${wire}`, where);
     }
     copy['providerOptions'] = options;
   }

@@ -117,6 +117,27 @@ function asModelError(error: unknown, attempts: number): ModelError {
   });
 }
 
+/** A request body JSON cannot carry: final, never retried. */
+class UnwritableRequest extends Error {
+  readonly error: ModelError;
+  constructor(options: ConstructorParameters<typeof ModelError>[0]) {
+    super(options.message);
+    this.error = new ModelError(options);
+  }
+}
+
+function requestJson(stream: HttpModelStream): string {
+  try {
+    return JSON.stringify(stream.body);
+  } catch (error: unknown) {
+    throw new UnwritableRequest({
+      kind: 'malformed',
+      message: `The ${stream.provider} request could not be written as JSON (a value in the history, its providerData or the settings that JSON cannot carry): ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+}
+
 /** An HTTP answer that was not 2xx, read for the retry loop. */
 class HttpFailure extends Error {
   readonly response: Response;
@@ -158,6 +179,8 @@ function classify(
       reported: thrown.cause,
     };
   }
+  if (thrown instanceof UnwritableRequest)
+    return { error: asModelError(thrown.error, attempts), retryable: false };
   if (!(thrown instanceof HttpFailure))
     return { error: asModelError(thrown, attempts), retryable: true };
   const { response, detail, askedMs, code } = thrown;
@@ -218,17 +241,21 @@ export function httpModelStream(
   stream: HttpModelStream,
 ): AsyncGenerator<ModelEvent, void, undefined> {
   const { signal } = stream;
+  // Written once, before any attempt: a value JSON cannot carry (a BigInt or a cycle in a
+  // hand-built history) is the request's fault, never a connection failure to retry.
+  let payload: string | undefined;
   return retryBeforeFirstChunk({
     retry: stream.retry,
     signal,
     onRetry: stream.onRetry,
     async *attempt(state) {
+      payload ??= requestJson(stream);
       let response: Response;
       try {
         response = await fetch(stream.url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...stream.headers },
-          body: JSON.stringify(stream.body),
+          body: payload,
           ...(signal === undefined ? {} : { signal }),
         });
       } catch (error: unknown) {

@@ -10,8 +10,9 @@ export type ModelErrorKind =
 
 /**
  * A failed model call: a provider's HTTP error, a connection failure, an in-stream error, a
- * stream that ended without its terminal frame, or an unreadable frame. It ends the run with
- * `model_error`; it is never shown to the model as a tool error.
+ * stream that ended without its terminal frame, an unreadable frame, or a request JSON cannot
+ * carry (`malformed`, never retried: a BigInt or a cycle in a hand-built history). It ends the
+ * run with `model_error`; it is never shown to the model as a tool error.
  */
 export class ModelError extends Error {
   readonly kind: ModelErrorKind;

@@ -129,7 +129,8 @@ export class RunTelemetry {
               ? result.modelError?.kind
               : String(result.modelError.status)) ?? 'model_error')
           : result?.stopReason === 'error_budget' ||
-              result?.stopReason === 'content_filter'
+              result?.stopReason === 'content_filter' ||
+              result?.stopReason === 'length'
             ? result.stopReason
             : undefined;
       if (failure !== undefined) {

@@ -23,9 +23,10 @@ function toBlocks(part: Part): Record<string, unknown>[] {
       const own = part.providerData?.['anthropic'];
       const signature = own?.['signature'];
       const redactedData = own?.['redactedData'];
-      if (typeof redactedData === 'string')
+      // An empty string (a hand-edited history) is no signature: Anthropic refuses it.
+      if (typeof redactedData === 'string' && redactedData !== '')
         return [{ type: 'redacted_thinking', data: redactedData }];
-      if (typeof signature === 'string')
+      if (typeof signature === 'string' && signature !== '')
         return [{ type: 'thinking', thinking: part.text, signature }];
       return [];
     }

@@ -31,7 +31,8 @@ function realId(id: string): { id?: string } {
 
 function signature(data: ProviderData | undefined): string | undefined {
   const value = data?.['google']?.['thoughtSignature'];
-  return typeof value === 'string' ? value : undefined;
+  // An empty string (a hand-edited history) is no signature.
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 function withSignature(

@@ -17,19 +17,25 @@ function messageToWire(message: ChatMessage): OpenAIMessage[] {
   switch (message.role) {
     case 'user':
       return [{ role: 'user', content: message.content }];
-    case 'assistant':
+    case 'assistant': {
+      // From the parts, which are authoritative, as on every other wire: a hand-edited message
+      // whose `toolCalls` disagree with them sends the same calls here as there.
+      const parts = assistantParts(message);
+      const calls = parts.flatMap((p) =>
+        p.type === 'tool-call' ? [p.call] : [],
+      );
+      const content = parts
+        .map((p) => (p.type === 'text' ? p.text : ''))
+        .join('');
       return [
         {
           role: 'assistant',
-          content:
-            message.content === '' && message.toolCalls.length > 0
-              ? null
-              : message.content,
-          ...(message.toolCalls.length === 0
+          content: content === '' && calls.length > 0 ? null : content,
+          ...(calls.length === 0
             ? {}
             : {
                 ...replayedReasoning(message),
-                tool_calls: message.toolCalls.map((call) => {
+                tool_calls: calls.map((call) => {
                   const extra =
                     call.providerData?.['openaiCompatible']?.['extraContent'];
                   return {
@@ -42,6 +48,7 @@ function messageToWire(message: ChatMessage): OpenAIMessage[] {
               }),
         },
       ];
+    }
     case 'tool':
       // OpenAI has no error flag: the content itself says "[CODE] …" for a failed call.
       return message.results.map((result) => ({
