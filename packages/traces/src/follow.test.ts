@@ -52,7 +52,14 @@ function following(file: string) {
       await once(stdout, 'line');
     }
   };
-  return { lines, line, exit, stop: () => { controller.abort(); } };
+  return {
+    lines,
+    line,
+    exit,
+    stop: () => {
+      controller.abort();
+    },
+  };
 }
 
 describe('--follow <file>', () => {
