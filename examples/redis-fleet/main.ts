@@ -51,6 +51,17 @@ async function worker(name: string) {
     }),
   );
   return {
+    /** Resolves once this worker sees the circuit open: the fleet decides it through Redis. */
+    async seesOpen(): Promise<void> {
+      const giveUp = Date.now() + 5_000;
+      while (
+        registry.health().find((breaker) => breaker.name === 'weather_api')
+          ?.state !== 'open'
+      ) {
+        if (Date.now() > giveUp) throw new Error('the circuit never opened');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
     async call(): Promise<void> {
       const before = upstreamCalls;
       const response = await registry.call('weather_api', {});
@@ -71,6 +82,9 @@ const two = await worker('worker-2');
 try {
   await one.call();
   await two.call();
+  // The deciding failure's outcome reaches Redis in the store's next batch, which opens the
+  // circuit fleet-wide; wait until a worker sees it before starting the next one.
+  await two.seesOpen();
   // A worker that starts now has never seen a failure, yet its first call is refused.
   const three = await worker('worker-3');
   await three.call();
