@@ -1,5 +1,5 @@
 import { ToolRegistry } from '@candor/registry';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../agent.ts';
 import { type ChatMessage } from '../chat-model.ts';
 import { anthropic } from './anthropic/anthropic.ts';
@@ -8,12 +8,6 @@ import { serveAnswers } from './loopback-server.case.ts';
 
 // A hand-edited history with an empty signature: an empty string is no signature, so it is not
 // sent as one (Anthropic and Gemini reject an empty signature as invalid).
-
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
 
 function history(providerData: Record<string, unknown>): ChatMessage[] {
   return [
@@ -33,7 +27,7 @@ function history(providerData: Record<string, unknown>): ChatMessage[] {
 
 it('anthropic sends no thinking block with an empty signature', async () => {
   const server = await serveAnswers([{ status: 400, body: {} }]);
-  close = server.close;
+  onTestFinished(server.close);
   await new Agent({
     model: anthropic({ baseURL: server.url, apiKey: 'sk-ant-t', model: 'c' }),
     registry: new ToolRegistry(),
@@ -45,7 +39,7 @@ it('anthropic sends no thinking block with an empty signature', async () => {
 
 it('gemini sends no empty thoughtSignature', async () => {
   const server = await serveAnswers([{ status: 400, body: {} }]);
-  close = server.close;
+  onTestFinished(server.close);
   await new Agent({
     model: gemini({ baseURL: server.url, apiKey: 'g-test-key', model: 'g' }),
     registry: new ToolRegistry(),

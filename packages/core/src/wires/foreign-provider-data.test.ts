@@ -1,5 +1,5 @@
 import { ToolRegistry } from '@candor/registry';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../agent.ts';
 import { type ChatMessage, type ChatModel } from '../chat-model.ts';
 import { anthropic } from './anthropic/anthropic.ts';
@@ -10,12 +10,6 @@ import { openaiResponses } from './openai-responses/openai-responses.ts';
 
 // A conversation carrying every vendor's opaque state, saved as JSON and sent to each wire:
 // each request carries its own vendor's state and never another's.
-
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
 
 const ANT = 'SIG_ANTHROPIC_x1';
 const GOO = 'SIG_GOOGLE_x2';
@@ -105,7 +99,7 @@ const wires: {
 describe.each(wires)('a saved conversation sent to $name', ({ own, make }) => {
   it('carries its own vendor’s state and no other', async () => {
     const server = await serveAnswers([{ status: 400, body: {} }]);
-    close = server.close;
+    onTestFinished(server.close);
     await new Agent({
       model: make(server.url),
       registry: new ToolRegistry(),

@@ -1,18 +1,12 @@
 import { ToolRegistry } from '@candor/registry';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../agent.ts';
 import { type ChatModel } from '../chat-model.ts';
 import { anthropic } from './anthropic/anthropic.ts';
 import { serveAnswers } from './loopback-server.case.ts';
 import { openaiCompatible } from './openai-compatible/openai-compatible.ts';
 
-let close: (() => Promise<void>) | undefined;
 const registry = new ToolRegistry();
-
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
 
 // In-stream error frames as each vendor documents them, after a first text chunk (so no retry):
 // https://platform.claude.com/docs/en/build-with-claude/streaming#error-events and
@@ -46,7 +40,7 @@ const cases: {
 describe.each(cases)('an in-stream error on the $name wire', (wire) => {
   it('is a stream error that keeps the provider’s code, and is not retried after a chunk', async () => {
     const server = await serveAnswers([{ sse: wire.sse }, { sse: wire.sse }]);
-    close = server.close;
+    onTestFinished(server.close);
     const result = await new Agent({
       model: wire.make(server.url),
       registry,

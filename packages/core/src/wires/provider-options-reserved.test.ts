@@ -1,5 +1,5 @@
 import { ToolRegistry } from '@candor/registry';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../agent.ts';
 import { type CallSettings, type ChatModel } from '../chat-model.ts';
 import { anthropic } from './anthropic/anthropic.ts';
@@ -12,12 +12,6 @@ import { openaiResponses } from './openai-responses/openai-responses.ts';
 // model, the conversation, the tools, streaming) are not Candor's to give away: a `stream: false`
 // would break the parser, a `model` would make telemetry name another model, a conversation or a
 // tool list laid over Candor's would send calls the registry never saw.
-
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
 
 const wires: {
   readonly key: string;
@@ -63,7 +57,7 @@ describe.each(wires)('providerOptions.$key', ({ key, field, make }) => {
 
   it(`refuses ${field} on a run, and sends no request`, async () => {
     const server = await serveAnswers([]);
-    close = server.close;
+    onTestFinished(server.close);
     const agent = new Agent({
       model: make(server.url),
       registry: new ToolRegistry(),

@@ -5,7 +5,7 @@ import {
   type ScriptedReasoning,
 } from '@candor/testing';
 import { defineTool, ToolResponse } from '@candor/tools';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../agent.ts';
 import { type ChatMessage, type ChatModel } from '../chat-model.ts';
@@ -15,14 +15,11 @@ import { gemini } from './gemini/gemini.ts';
 // Acceptance against @candor/testing's strict server, which answers a follow-up request that
 // drops or edits the reasoning state it sent with the vendor's own 400.
 
-let close: (() => Promise<void>) | undefined;
 let registry: ToolRegistry | undefined;
 
 afterEach(async () => {
   registry?.shutdown();
   registry = undefined;
-  await close?.();
-  close = undefined;
 });
 
 async function strictServer(
@@ -31,7 +28,7 @@ async function strictServer(
   const server = new LlmTestServer({ strict: true });
   server.conversation('weather', script);
   const started = await server.start();
-  close = started.close;
+  onTestFinished(started.close);
   return { server, url: started.url };
 }
 

@@ -1,5 +1,5 @@
 import { ToolRegistry } from '@candor/registry';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../agent.ts';
 import { type ChatMessage } from '../chat-model.ts';
 import { serveAnswers } from './loopback-server.case.ts';
@@ -7,12 +7,6 @@ import { openaiCompatible } from './openai-compatible/openai-compatible.ts';
 
 // A hand-built history whose provider data JSON cannot carry fails before any request, once,
 // as the request's fault: never a "connection failed" retried with back-off.
-
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
 
 function history(extraContent: unknown): ChatMessage[] {
   return [
@@ -47,7 +41,7 @@ describe('a history JSON cannot carry', () => {
     'with %s is a malformed request, sent never and retried never',
     async (_, bad) => {
       const server = await serveAnswers([]);
-      close = server.close;
+      onTestFinished(server.close);
       const model = openaiCompatible({
         baseURL: server.url,
         apiKey: 'sk-test',

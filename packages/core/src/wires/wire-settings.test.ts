@@ -1,5 +1,5 @@
 import { ToolRegistry } from '@candor/registry';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../agent.ts';
 import { type CallSettings, type ChatModel } from '../chat-model.ts';
 import { anthropic } from './anthropic/anthropic.ts';
@@ -7,13 +7,7 @@ import { gemini } from './gemini/gemini.ts';
 import { serveAnswers } from './loopback-server.case.ts';
 import { openaiCompatible } from './openai-compatible/openai-compatible.ts';
 
-let close: (() => Promise<void>) | undefined;
 const registry = new ToolRegistry();
-
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
 
 /** One wire under test: how to make it, and where its body keeps each setting. */
 interface SettingsWire {
@@ -103,7 +97,7 @@ const WIRE_KEY: Record<string, string> = {
 describe.each(wires)('call settings on the $name wire', (wire) => {
   it('sends the model’s settings under the vendor’s names, the run’s winning key by key, providerOptions last', async () => {
     const server = await serveAnswers([{ status: 400, body: wire.refusal }]);
-    close = server.close;
+    onTestFinished(server.close);
     const seed = wire.name === 'anthropic' ? {} : { seed: 7 };
     const key = WIRE_KEY[wire.name] ?? '';
     const model = wire.make(server.url, {
@@ -154,7 +148,7 @@ describe('anthropic call settings', () => {
       { status: 400, body: {} },
       { status: 400, body: {} },
     ]);
-    close = server.close;
+    onTestFinished(server.close);
     await new Agent({
       model: anthropic({
         baseURL: server.url,

@@ -6,7 +6,7 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../agent.ts';
 import { type ChatModel } from '../chat-model.ts';
@@ -14,12 +14,9 @@ import { anthropic } from './anthropic/anthropic.ts';
 import { gemini } from './gemini/gemini.ts';
 import { fixture, serveAnswers } from './loopback-server.case.ts';
 
-let close: (() => Promise<void>) | undefined;
 let provider: BasicTracerProvider | undefined;
 
 afterEach(async () => {
-  await close?.();
-  close = undefined;
   await provider?.shutdown();
   provider = undefined;
 });
@@ -32,7 +29,7 @@ async function traced(
   const server = await serveAnswers(
     captures.files.map((file) => ({ sse: fixture(base, file) })),
   );
-  close = server.close;
+  onTestFinished(server.close);
   const exporter = new InMemorySpanExporter();
   provider = new BasicTracerProvider({
     spanProcessors: [new SimpleSpanProcessor(exporter)],

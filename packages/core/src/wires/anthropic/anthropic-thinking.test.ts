@@ -1,7 +1,5 @@
-import { ToolRegistry } from '@candor/registry';
-import { defineTool, ToolResponse } from '@candor/tools';
-import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { calculatorRegistry } from '../calculator-registry.case.ts';
 import { Agent } from '../../agent.ts';
 import { type ChatMessage, type ModelEvent } from '../../chat-model.ts';
 import {
@@ -14,33 +12,10 @@ import { anthropic, type AnthropicOptions } from './anthropic.ts';
 const toolTurn = fixture(import.meta.url, 'thinking-tool-use.sse');
 const answerTurn = fixture(import.meta.url, 'omitted-and-redacted-answer.sse');
 
-let close: (() => Promise<void>) | undefined;
-let registry: ToolRegistry | undefined;
-
-afterEach(async () => {
-  registry?.shutdown();
-  registry = undefined;
-  await close?.();
-  close = undefined;
-});
-
 async function serve(answers: LoopbackAnswer[]) {
   const server = await serveAnswers(answers);
-  close = server.close;
+  onTestFinished(server.close);
   return server;
-}
-
-function calculator(): ToolRegistry {
-  registry = new ToolRegistry();
-  registry.register(
-    defineTool({
-      name: 'calc',
-      description: 'Adds two numbers',
-      input: z.object({ a: z.number(), b: z.number() }),
-      run: ({ a, b }) => ToolResponse.success(String(a + b)),
-    }),
-  );
-  return registry;
 }
 
 function model(url: string, extra: Partial<AnthropicOptions> = {}) {
@@ -71,7 +46,7 @@ describe('Anthropic extended thinking', () => {
       model: model(server.url, {
         thinking: { type: 'enabled', budgetTokens: 2048, interleaved: true },
       }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run('add 2 and 12');
     expect(result.stopReason).toBe('completed');
     expect(result.text).toBe('It is 14.');
@@ -115,14 +90,14 @@ describe('Anthropic extended thinking', () => {
     } as const;
     const first = await new Agent({
       model: model(server.url, { thinking }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run('add 2 and 12');
     const saved = JSON.stringify(first.messages);
     // A fresh agent and model, as in another process, from the JSON alone.
     const restored = JSON.parse(saved) as ChatMessage[];
     const again = await new Agent({
       model: model(server.url, { thinking }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run([...restored, { role: 'user', content: 'and again?' }]);
     expect(again.stopReason).toBe('completed');
     const body = server.requests[2]?.body;
@@ -197,7 +172,7 @@ describe('Anthropic extended thinking', () => {
     const server = await serve([{ sse: answerTurn }]);
     const result = await new Agent({
       model: model(server.url),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run([
       { role: 'user', content: 'hi' },
       {

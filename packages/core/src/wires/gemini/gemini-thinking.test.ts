@@ -1,7 +1,5 @@
-import { ToolRegistry } from '@candor/registry';
-import { defineTool, ToolResponse } from '@candor/tools';
-import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { calculatorRegistry } from '../calculator-registry.case.ts';
 import { Agent } from '../../agent.ts';
 import { type ChatMessage } from '../../chat-model.ts';
 import {
@@ -16,33 +14,10 @@ const signedText = fixture(import.meta.url, 'signed-text.sse');
 const blocked = fixture(import.meta.url, 'prompt-blocked.sse');
 const unavailable = fixture(import.meta.url, 'in-stream-unavailable.sse');
 
-let close: (() => Promise<void>) | undefined;
-let registry: ToolRegistry | undefined;
-
-afterEach(async () => {
-  registry?.shutdown();
-  registry = undefined;
-  await close?.();
-  close = undefined;
-});
-
 async function serve(answers: LoopbackAnswer[]) {
   const server = await serveAnswers(answers);
-  close = server.close;
+  onTestFinished(server.close);
   return server;
-}
-
-function calculator(): ToolRegistry {
-  registry = new ToolRegistry();
-  registry.register(
-    defineTool({
-      name: 'calc',
-      description: 'Adds two numbers',
-      input: z.object({ a: z.number(), b: z.number() }),
-      run: ({ a, b }) => ToolResponse.success(String(a + b)),
-    }),
-  );
-  return registry;
 }
 
 function model(url: string, extra: Partial<GeminiOptions> = {}) {
@@ -63,7 +38,7 @@ describe('Gemini thought signatures and thinking', () => {
       model: model(server.url, {
         thinkingConfig: { thinkingLevel: 'low', includeThoughts: true },
       }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run('add 2 and 12, and 1 and 1');
     expect(result.stopReason).toBe('completed');
     expect(result.text).toBe('It is 14 and 2.');
@@ -98,14 +73,14 @@ describe('Gemini thought signatures and thinking', () => {
     ]);
     const first = await new Agent({
       model: model(server.url),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run('add');
     const restored = JSON.parse(
       JSON.stringify(first.messages),
     ) as ChatMessage[];
     const again = await new Agent({
       model: model(server.url),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run([...restored, { role: 'user', content: 'thanks' }]);
     expect(again.stopReason).toBe('completed');
     const contents = server.requests[2]?.body['contents'] as Contents;
@@ -171,7 +146,10 @@ describe('Gemini thought signatures and thinking', () => {
         ],
       },
     ];
-    await new Agent({ model: model(server.url), registry: calculator() }).run([
+    await new Agent({
+      model: model(server.url),
+      registry: calculatorRegistry(),
+    }).run([
       { role: 'user', content: 'earlier' },
       ...foreignTurn('old'),
       { role: 'user', content: 'now' },
@@ -196,7 +174,7 @@ describe('Gemini thought signatures and thinking', () => {
     const server = await serve([{ sse: blocked }]);
     const result = await new Agent({
       model: model(server.url),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run('something blocked');
     expect(result.stopReason).toBe('content_filter');
     expect(result.text).toBe('');
@@ -206,7 +184,7 @@ describe('Gemini thought signatures and thinking', () => {
     const server = await serve([{ sse: unavailable }]);
     const result = await new Agent({
       model: model(server.url, { maxRetries: 0 }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run('hi');
     expect(result.stopReason).toBe('model_error');
     expect(result.modelError).toEqual({
@@ -222,7 +200,7 @@ describe('Gemini thought signatures and thinking', () => {
     const server = await serve([{ sse: unavailable }, { sse: signedText }]);
     const result = await new Agent({
       model: model(server.url, { sleep: async () => undefined }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run('hi');
     expect(result.stopReason).toBe('completed');
     expect(server.requests).toHaveLength(2);

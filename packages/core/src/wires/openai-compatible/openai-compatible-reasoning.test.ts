@@ -1,6 +1,6 @@
 import { ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../../agent.ts';
 import { type ChatMessage } from '../../chat-model.ts';
@@ -15,19 +15,16 @@ const deepseek = fixture(import.meta.url, 'deepseek-reasoning-tool-call.sse');
 const geminiCompat = fixture(import.meta.url, 'gemini-compat-signed-call.sse');
 const answer = fixture(import.meta.url, 'answer.sse');
 
-let close: (() => Promise<void>) | undefined;
 let registry: ToolRegistry | undefined;
 
 afterEach(async () => {
   registry?.shutdown();
   registry = undefined;
-  await close?.();
-  close = undefined;
 });
 
 async function serve(answers: LoopbackAnswer[]) {
   const server = await serveAnswers(answers);
-  close = server.close;
+  onTestFinished(server.close);
   return server;
 }
 

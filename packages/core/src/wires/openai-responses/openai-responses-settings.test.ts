@@ -1,30 +1,8 @@
-import { ToolRegistry } from '@candor/registry';
-import { defineTool, ToolResponse } from '@candor/tools';
-import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { calculatorRegistry } from '../calculator-registry.case.ts';
 import { Agent } from '../../agent.ts';
 import { serve } from './loopback-responses-server.case.ts';
 import { openaiResponses } from './openai-responses.ts';
-
-let registry: ToolRegistry | undefined;
-
-afterEach(() => {
-  registry?.shutdown();
-  registry = undefined;
-});
-
-function calculator(): ToolRegistry {
-  registry = new ToolRegistry();
-  registry.register(
-    defineTool({
-      name: 'calc',
-      description: 'Adds two numbers',
-      input: z.object({ a: z.number(), b: z.number() }),
-      run: ({ a, b }) => ToolResponse.success(String(a + b)),
-    }),
-  );
-  return registry;
-}
 
 function model(
   url: string,
@@ -48,7 +26,7 @@ describe('openaiResponses: call settings and options', () => {
         reasoning: { effort: 'low' },
         providerOptions: { openai: { parallel_tool_calls: false } },
       }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     });
     await agent.run('hi', {
       settings: {
@@ -91,7 +69,7 @@ describe('openaiResponses: call settings and options', () => {
     const { url, requests } = await serve([{ fixture: 'text.sse' }]);
     const result = await new Agent({
       model: model(url),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run('hi', { settings: { stopSequences: ['END'] } });
     expect(result.stopReason).toBe('model_error');
     expect(result.modelError?.message).toMatch(
@@ -132,7 +110,7 @@ describe('openaiResponses: call settings and options', () => {
     const { url, requests } = await serve([{ fixture: 'text.sse' }]);
     await new Agent({
       model: model(url, { strictTools: true }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run('hi');
     expect(requests[0]?.body['tools']).toMatchObject([{ strict: true }]);
   });

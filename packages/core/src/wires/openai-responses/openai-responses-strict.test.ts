@@ -1,34 +1,9 @@
-import { ToolRegistry } from '@candor/registry';
 import { LlmTestServer } from '@candor/testing';
-import { defineTool, ToolResponse } from '@candor/tools';
-import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { calculatorRegistry } from '../calculator-registry.case.ts';
 import { Agent } from '../../agent.ts';
 import { type ChatMessage } from '../../chat-model.ts';
 import { openaiResponses } from './openai-responses.ts';
-
-let registry: ToolRegistry | undefined;
-let close: (() => Promise<void>) | undefined;
-
-afterEach(async () => {
-  registry?.shutdown();
-  registry = undefined;
-  await close?.();
-  close = undefined;
-});
-
-function calculator(): ToolRegistry {
-  registry = new ToolRegistry();
-  registry.register(
-    defineTool({
-      name: 'calc',
-      description: 'Adds two numbers',
-      input: z.object({ a: z.number(), b: z.number() }),
-      run: ({ a, b }) => ToolResponse.success(String(a + b)),
-    }),
-  );
-  return registry;
-}
 
 /** A strict server (the default) scripted with a reasoning model's two-step tool loop. */
 async function reasoningServer(): Promise<{
@@ -54,7 +29,7 @@ async function reasoningServer(): Promise<{
       .complete();
   });
   const started = await server.start();
-  close = started.close;
+  onTestFinished(started.close);
   return { server, url: `${started.url}/v1` };
 }
 
@@ -71,7 +46,7 @@ describe('openaiResponses against LlmTestServer in strict mode', () => {
         apiKey: 'test-key',
         model: 'gpt-test',
       }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run('What is 12 + 7?');
     expect(result.stopReason).toBe('completed');
     expect(result.text).toBe('It is 19.');
@@ -100,7 +75,7 @@ describe('openaiResponses against LlmTestServer in strict mode', () => {
         apiKey: 'test-key',
         model: 'gpt-test',
       }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run('What is 12 + 7?');
     const second = journalBodies(server)[1] ?? {};
     const input = second['input'] as Record<string, unknown>[];
@@ -127,15 +102,16 @@ describe('openaiResponses against LlmTestServer in strict mode', () => {
     server.conversation('again', (c) => {
       c.step('more').whenUser('doubled').responds('38.').complete();
     });
+    const first = calculatorRegistry();
     const done = await new Agent({
       model: openaiResponses({
         baseURL: url,
         apiKey: 'test-key',
         model: 'gpt-test',
       }),
-      registry: calculator(),
+      registry: first,
     }).run('What is 12 + 7?');
-    registry?.shutdown();
+    first.shutdown();
     const restored = JSON.parse(JSON.stringify(done.messages)) as ChatMessage[];
     const resumed = await new Agent({
       model: openaiResponses({
@@ -143,7 +119,7 @@ describe('openaiResponses against LlmTestServer in strict mode', () => {
         apiKey: 'test-key',
         model: 'gpt-test',
       }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run([...restored, { role: 'user', content: 'And doubled?' }]);
     expect(resumed.stopReason).toBe('completed');
     expect(resumed.text).toBe('38.');

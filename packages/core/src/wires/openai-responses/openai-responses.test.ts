@@ -1,7 +1,5 @@
-import { ToolRegistry } from '@candor/registry';
-import { defineTool, ToolResponse } from '@candor/tools';
-import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { calculatorRegistry } from '../calculator-registry.case.ts';
 import { Agent } from '../../agent.ts';
 import { type ChatMessage } from '../../chat-model.ts';
 import { drain, serve } from './loopback-responses-server.case.ts';
@@ -36,26 +34,6 @@ const replayedCall = {
   arguments: '{"a":12,"b":7}',
 };
 
-let registry: ToolRegistry | undefined;
-
-afterEach(() => {
-  registry?.shutdown();
-  registry = undefined;
-});
-
-function calculator(): ToolRegistry {
-  registry = new ToolRegistry();
-  registry.register(
-    defineTool({
-      name: 'calc',
-      description: 'Adds two numbers',
-      input: z.object({ a: z.number(), b: z.number() }),
-      run: ({ a, b }) => ToolResponse.success(String(a + b)),
-    }),
-  );
-  return registry;
-}
-
 function model(
   url: string,
   extra: Partial<Parameters<typeof openaiResponses>[0]> = {},
@@ -76,7 +54,7 @@ describe('openaiResponses: a tool loop with a reasoning item', () => {
     ]);
     const result = await new Agent({
       model: model(url, { reasoning: { effort: 'low', summary: 'auto' } }),
-      registry: calculator(),
+      registry: calculatorRegistry(),
       instructions: 'Use the calculator.',
     }).run('What is 12 + 7?');
     expect(result.stopReason).toBe('completed');
@@ -161,19 +139,20 @@ describe('openaiResponses: a tool loop with a reasoning item', () => {
       { fixture: 'reasoning-then-call.sse' },
       { fixture: 'text.sse' },
     ]);
+    const firstRegistry = calculatorRegistry();
     const done = await new Agent({
       model: model(first.url),
-      registry: calculator(),
+      registry: firstRegistry,
     }).run('What is 12 + 7?');
     expect(done.stopReason).toBe('completed');
-    registry?.shutdown();
+    firstRegistry.shutdown();
 
     const saved = JSON.stringify(done.messages);
     const restored = JSON.parse(saved) as ChatMessage[];
     const second = await serve([{ fixture: 'text.sse' }]);
     const resumed = await new Agent({
       model: model(second.url),
-      registry: calculator(),
+      registry: calculatorRegistry(),
     }).run([...restored, { role: 'user', content: 'And doubled?' }]);
     expect(resumed.stopReason).toBe('completed');
     expect(second.requests[0]?.body.input).toEqual([
