@@ -1,53 +1,27 @@
 // A reconnection closes the breakers that the loss opened (calls in flight at a stdio crash, a
 // failed request as an HTTP server went away), so the next call is a normal call; a breaker that
 // opened while the server stayed connected is not reset.
-import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from '@candor/registry';
-import { type ToolResponse } from '@candor/tools';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  codeOf,
+  misbehavingStdio,
+  next,
+  stateOf,
+} from './__fixtures__/misbehaving-link.ts';
 import { pingRegistry } from './__fixtures__/ping-registry.ts';
-import { type McpImport, type McpImportEvents } from './import-mcp-options.ts';
+import { type McpImport } from './import-mcp-options.ts';
 import { importMcpTools } from './import-mcp-tools.ts';
 import { type RegistryService } from './serve-options.ts';
 import { serveRegistry } from './serve-registry.ts';
-
-const script = fileURLToPath(
-  new URL('./__fixtures__/misbehaving-server.ts', import.meta.url),
-);
-const tsx = ['--import', 'tsx', '--conditions=@candor/source'];
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function codeOf(response: ToolResponse): string {
-  return response.status === 'error'
-    ? response.errorInfo.code
-    : response.status;
-}
-
-function next<K extends keyof McpImportEvents>(
-  link: McpImport,
-  event: K,
-): Promise<McpImportEvents[K]> {
-  return new Promise((resolve) => {
-    const off = link.on(event, (payload) => {
-      off();
-      resolve(payload);
-    });
-  });
-}
-
-function stateOf(registry: ToolRegistry, name: string): string | undefined {
-  return registry.health().find((snapshot) => snapshot.name === name)?.state;
-}
-
 async function stdioImport(registry: ToolRegistry): Promise<McpImport> {
-  const link = await importMcpTools(
-    { stdio: { command: process.execPath, args: [...tsx, script] } },
-    registry,
-  );
+  const link = await importMcpTools({ stdio: misbehavingStdio }, registry);
   cleanups.push(async () => {
     await link.close();
     registry.shutdown();

@@ -1,22 +1,11 @@
 // importMcpTools against frames and results the SDK cannot read, from a real SDK server run as
 // its own process over stdio (the misbehaving fixture): each is INTERNAL_ERROR at once, and the
 // model's text stays short.
-import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from '@candor/registry';
-import { type ToolResponse } from '@candor/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeOf, misbehavingStdio } from './__fixtures__/misbehaving-link.ts';
 import { type McpImport } from './import-mcp-options.ts';
 import { importMcpTools } from './import-mcp-tools.ts';
-
-const script = fileURLToPath(
-  new URL('./__fixtures__/misbehaving-server.ts', import.meta.url),
-);
-
-function codeOf(response: ToolResponse): string {
-  return response.status === 'error'
-    ? response.errorInfo.code
-    : response.status;
-}
 
 describe('importMcpTools and unreadable answers', () => {
   let registry: ToolRegistry;
@@ -24,15 +13,7 @@ describe('importMcpTools and unreadable answers', () => {
 
   beforeAll(async () => {
     registry = new ToolRegistry({ breaker: false });
-    link = await importMcpTools(
-      {
-        stdio: {
-          command: process.execPath,
-          args: ['--import', 'tsx', '--conditions=@candor/source', script],
-        },
-      },
-      registry,
-    );
+    link = await importMcpTools({ stdio: misbehavingStdio }, registry);
   }, 30_000);
 
   afterAll(async () => {

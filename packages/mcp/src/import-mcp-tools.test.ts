@@ -1,40 +1,21 @@
 // importMcpTools against a real MCP server, written with the official SDK and run as its own
 // process over stdio, that misbehaves on purpose.
-import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from '@candor/registry';
-import { type Logger, type ToolResponse } from '@candor/tools';
+import { type Logger } from '@candor/tools';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type McpImport, type McpImportEvents } from './import-mcp-options.ts';
+import {
+  codeOf,
+  misbehavingStdio,
+  next,
+} from './__fixtures__/misbehaving-link.ts';
+import { type McpImport } from './import-mcp-options.ts';
 import { importMcpTools } from './import-mcp-tools.ts';
 import { pingRegistry } from './__fixtures__/ping-registry.ts';
 import { type RegistryService } from './serve-options.ts';
 import { serveRegistry } from './serve-registry.ts';
 
-const script = fileURLToPath(
-  new URL('./__fixtures__/misbehaving-server.ts', import.meta.url),
-);
-
-const tsx = ['--import', 'tsx', '--conditions=@candor/source'];
 // These servers serve every tool without a token: the walls are tested elsewhere.
 const openHttp = { transport: 'http', allowWritesWithoutToken: true } as const;
-
-function codeOf(response: ToolResponse): string {
-  return response.status === 'error'
-    ? response.errorInfo.code
-    : response.status;
-}
-
-function next<K extends keyof McpImportEvents>(
-  link: McpImport,
-  event: K,
-): Promise<McpImportEvents[K]> {
-  return new Promise((resolve) => {
-    const off = link.on(event, (payload) => {
-      off();
-      resolve(payload);
-    });
-  });
-}
 
 describe('importMcpTools against a misbehaving SDK server (stdio child process)', () => {
   let registry: ToolRegistry;
@@ -44,11 +25,9 @@ describe('importMcpTools against a misbehaving SDK server (stdio child process)'
     registry = new ToolRegistry({
       breaker: { minimumCalls: 2, failureRatePct: 50, resetTimeoutMs: 60_000 },
     });
-    link = await importMcpTools(
-      { stdio: { command: process.execPath, args: [...tsx, script] } },
-      registry,
-      { reconnect: { initialDelayMs: 10 } },
-    );
+    link = await importMcpTools({ stdio: misbehavingStdio }, registry, {
+      reconnect: { initialDelayMs: 10 },
+    });
   }, 30_000);
 
   afterAll(async () => {
@@ -239,11 +218,9 @@ describe('a lost server without reconnection', () => {
     const registry = new ToolRegistry({
       breaker: { minimumCalls: 2, failureRatePct: 50, resetTimeoutMs: 60_000 },
     });
-    const link = await importMcpTools(
-      { stdio: { command: process.execPath, args: [...tsx, script] } },
-      registry,
-      { reconnect: false },
-    );
+    const link = await importMcpTools({ stdio: misbehavingStdio }, registry, {
+      reconnect: false,
+    });
     try {
       const disconnected = next(link, 'disconnected');
       expect(codeOf(await registry.call('exits', {}))).toBe('NETWORK_ERROR');
@@ -273,11 +250,9 @@ describe('a lost server without reconnection', () => {
 describe('close()', () => {
   it('stops the stdio child, and the tools then answer NETWORK_ERROR without respawning', async () => {
     const registry = new ToolRegistry({ breaker: false });
-    const link = await importMcpTools(
-      { stdio: { command: process.execPath, args: [...tsx, script] } },
-      registry,
-      { reconnect: { initialDelayMs: 1 } },
-    );
+    const link = await importMcpTools({ stdio: misbehavingStdio }, registry, {
+      reconnect: { initialDelayMs: 1 },
+    });
     try {
       const stats = await registry.call('stats', {});
       const pid = ('data' in stats && (stats.data as { pid: number }).pid) || 0;

@@ -3,25 +3,21 @@
 // only while the session lives on.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from '@candor/registry';
-import {
-  defineTool,
-  type ToolResponse,
-  ToolResponse as Responses,
-} from '@candor/tools';
+import { defineTool, ToolResponse as Responses } from '@candor/tools';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  codeOf,
+  misbehavingStdio,
+  next,
+  stateOf,
+} from './__fixtures__/misbehaving-link.ts';
 import { z } from 'zod';
 import { pingRegistry } from './__fixtures__/ping-registry.ts';
-import { type McpImport, type McpImportEvents } from './import-mcp-options.ts';
 import { importMcpTools } from './import-mcp-tools.ts';
 import { type RegistryService } from './serve-options.ts';
 import { serveRegistry } from './serve-registry.ts';
 
-const script = fileURLToPath(
-  new URL('./__fixtures__/misbehaving-server.ts', import.meta.url),
-);
-const tsx = ['--import', 'tsx', '--conditions=@candor/source'];
 // Opens a breaker on two failures out of two, and keeps it open for a minute.
 const strictBreaker = {
   minimumCalls: 2,
@@ -34,37 +30,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function codeOf(response: ToolResponse): string {
-  return response.status === 'error'
-    ? response.errorInfo.code
-    : response.status;
-}
-
-function next<K extends keyof McpImportEvents>(
-  link: McpImport,
-  event: K,
-): Promise<McpImportEvents[K]> {
-  return new Promise((resolve) => {
-    const off = link.on(event, (payload) => {
-      off();
-      resolve(payload);
-    });
-  });
-}
-
-function stateOf(registry: ToolRegistry, name: string): string | undefined {
-  return registry.health().find((snapshot) => snapshot.name === name)?.state;
-}
-
 describe('a stdio server that crashes and is respawned', () => {
   it('answers the next call normally: the outage did not open the breaker', async () => {
     const registry = new ToolRegistry({ breaker: strictBreaker });
     // The respawn waits 2 s: time enough for the calls below to meet the outage.
-    const link = await importMcpTools(
-      { stdio: { command: process.execPath, args: [...tsx, script] } },
-      registry,
-      { reconnect: { initialDelayMs: 2_000 } },
-    );
+    const link = await importMcpTools({ stdio: misbehavingStdio }, registry, {
+      reconnect: { initialDelayMs: 2_000 },
+    });
     cleanups.push(async () => {
       await link.close();
       registry.shutdown();
