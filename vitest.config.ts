@@ -6,7 +6,7 @@ const sourceCondition = ['@candor/source'];
 // Every workspace folder with a package.json becomes a project, so a new package is tested
 // without touching this file.
 const workspaceDirs = [
-  ...['packages', 'apps'].flatMap((parent) =>
+  ...['packages', 'apps', 'internal'].flatMap((parent) =>
     readdirSync(parent, { withFileTypes: true })
       .filter(
         (entry) =>

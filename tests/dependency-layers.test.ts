@@ -14,7 +14,7 @@ interface Manifest {
 const root = join(import.meta.dirname, '..');
 
 function workspaceManifests(): { path: string; manifest: Manifest }[] {
-  const dirs = ['packages', 'apps'].flatMap((parent) =>
+  const dirs = ['packages', 'apps', 'internal'].flatMap((parent) =>
     readdirSync(join(root, parent), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => join(parent, entry.name)),
@@ -71,6 +71,7 @@ describe('dependency layers', () => {
         '@candor/registry',
         '@candor/core',
         '@candor/demo',
+        '@candor/hostile-fixtures',
       ]),
     );
   });

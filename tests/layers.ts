@@ -4,6 +4,8 @@
  * they sit on, so they can never be imported by it.
  */
 export const layerRank: Readonly<Record<string, number>> = {
+  // Private test fixtures: every package's tests import them, so they sit below everything.
+  '@candor/hostile-fixtures': -1,
   '@candor/errors': 0,
   '@candor/tools': 1,
   '@candor/testing': 1,

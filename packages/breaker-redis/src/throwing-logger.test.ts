@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { type Logger } from '@candor/tools';
+import { throwingLogger } from '@candor/hostile-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defaultRules,
@@ -11,24 +11,6 @@ import {
 import { type FleetRules } from './fleet-circuit.ts';
 import { createRedisBreakerStore } from './create-redis-breaker-store.ts';
 import { type RedisServer, startRedisServer } from './redis-server.ts';
-
-/** A logger whose every method throws; `attempts` counts the lines that were tried. */
-function throwingLogger(): { logger: Logger; attempts: () => number } {
-  let attempts = 0;
-  const boom = (): never => {
-    attempts += 1;
-    throw new Error('logger down');
-  };
-  const logger: Logger = {
-    trace: boom,
-    debug: boom,
-    info: boom,
-    warn: boom,
-    error: boom,
-    child: () => logger,
-  };
-  return { logger, attempts: () => attempts };
-}
 
 const quick: FleetRules = { ...defaultRules, minimumCalls: 1 };
 

@@ -1,3 +1,8 @@
+import {
+  throwingGetters,
+  throwingLogger,
+  throwingProxy,
+} from '@candor/hostile-fixtures';
 import { type Logger, ToolResponse } from '@candor/tools';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BreakerRegistry } from './breaker-registry.ts';
@@ -5,24 +10,6 @@ import { createToolBreaker, type ToolBreaker } from './tool-breaker.ts';
 import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
 
 failOnProcessWarnings();
-
-/** A logger whose every method throws; `attempts` counts the lines the breaker tried to write. */
-function throwingLogger(): { logger: Logger; attempts: () => number } {
-  let attempts = 0;
-  const boom = (): never => {
-    attempts += 1;
-    throw new Error('logger down');
-  };
-  const logger: Logger = {
-    trace: boom,
-    debug: boom,
-    info: boom,
-    warn: boom,
-    error: boom,
-    child: () => logger,
-  };
-  return { logger, attempts: () => attempts };
-}
 
 const failure = ToolResponse.error('API_ERROR', 'upstream 502');
 const created: ToolBreaker[] = [];
@@ -87,37 +74,6 @@ describe('a logger that throws', () => {
     }).not.toThrow();
   });
 });
-
-/** Getters that throw on every read: a logger that cannot even be inspected. */
-function throwingGetters(): { logger: Logger; reads: () => number } {
-  let reads = 0;
-  const boom = (): never => {
-    reads += 1;
-    throw new Error('getter down');
-  };
-  const logger = Object.defineProperties(
-    {},
-    Object.fromEntries(
-      ['trace', 'debug', 'info', 'warn', 'error', 'child'].map((method) => [
-        method,
-        { get: boom },
-      ]),
-    ),
-  ) as Logger;
-  return { logger, reads: () => reads };
-}
-
-/** A Proxy whose every read throws, child included. */
-function throwingProxy(): { logger: Logger; reads: () => number } {
-  let reads = 0;
-  const logger = new Proxy({} as Logger, {
-    get() {
-      reads += 1;
-      throw new Error('trap down');
-    },
-  });
-  return { logger, reads: () => reads };
-}
 
 describe.each([
   ['whose getters throw', throwingGetters],

@@ -1,26 +1,9 @@
+import { throwingLogger, throwingProxy } from '@candor/hostile-fixtures';
 import { ToolRegistry } from '@candor/registry';
-import { type Logger, ToolResponse } from '@candor/tools';
+import { ToolResponse } from '@candor/tools';
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.ts';
 import { lastToolResult, scriptedModel } from './scripted-model.ts';
-
-/** A logger whose every method throws; `attempts` counts the lines that were tried. */
-function throwingLogger(): { logger: Logger; attempts: () => number } {
-  let attempts = 0;
-  const boom = (): never => {
-    attempts += 1;
-    throw new Error('logger down');
-  };
-  const logger: Logger = {
-    trace: boom,
-    debug: boom,
-    info: boom,
-    warn: boom,
-    error: boom,
-    child: () => logger,
-  };
-  return { logger, attempts: () => attempts };
-}
 
 describe('Agent with a logger that throws', () => {
   it('still runs to the answer, tool results included', async () => {
@@ -54,11 +37,7 @@ describe('Agent with a logger that throws', () => {
   });
 
   it('is built and streams when child() itself throws', async () => {
-    const logger = new Proxy({} as Logger, {
-      get() {
-        throw new Error('logger down');
-      },
-    });
+    const { logger } = throwingProxy();
     const registry = new ToolRegistry({ logger });
     try {
       const agent = new Agent({

@@ -1,5 +1,6 @@
 // A logger that throws, given to every MCP entry point: each line it would have written is lost,
 // and nothing else changes (the call's result, the server's answers, the reconnection).
+import { throwingLogger, throwingProxy } from '@candor/hostile-fixtures';
 import { ToolRegistry } from '@candor/registry';
 import { type Logger, type ToolResponse } from '@candor/tools';
 import {
@@ -21,30 +22,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A logger whose every method throws; `attempts` counts the lines that were tried. */
-function throwingLogger(): { logger: Logger; attempts: () => number } {
-  let attempts = 0;
-  const boom = (): never => {
-    attempts += 1;
-    throw new Error('logger down');
-  };
-  const logger: Logger = {
-    trace: boom,
-    debug: boom,
-    info: boom,
-    warn: boom,
-    error: boom,
-    child: () => logger,
-  };
-  return { logger, attempts: () => attempts };
-}
-
 /** A Proxy whose every read throws, child included. */
-const hostileProxy = new Proxy({} as Logger, {
-  get() {
-    throw new Error('logger down');
-  },
-});
+const hostileProxy = throwingProxy().logger;
 
 function codeOf(response: ToolResponse): string {
   return response.status === 'error'

@@ -1,31 +1,10 @@
+import { throwingLogger, throwingProxy } from '@candor/hostile-fixtures';
 import { type Logger, ToolResponse } from '@candor/tools';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToolRegistry } from './tool-registry.ts';
 
-/** A logger whose every method throws; `attempts` counts the lines the registry tried to write. */
-function throwingLogger(): { logger: Logger; attempts: () => number } {
-  let attempts = 0;
-  const boom = (): never => {
-    attempts += 1;
-    throw new Error('logger down');
-  };
-  const logger: Logger = {
-    trace: boom,
-    debug: boom,
-    info: boom,
-    warn: boom,
-    error: boom,
-    child: () => logger,
-  };
-  return { logger, attempts: () => attempts };
-}
-
 /** A Proxy whose every read throws, child included. */
-const hostileProxy = new Proxy({} as Logger, {
-  get() {
-    throw new Error('logger down');
-  },
-});
+const hostileProxy = throwingProxy().logger;
 
 describe('a logger that throws never changes a call', () => {
   let registry: ToolRegistry | undefined;

@@ -1,3 +1,9 @@
+import {
+  everyTrapThrows,
+  rejectingLogger,
+  throwingGetters,
+  throwingLogger,
+} from '@candor/hostile-fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   anthropicChat,
@@ -26,72 +32,24 @@ interface Broken {
 }
 
 function methodsThrow(): Broken {
-  let touches = 0;
-  const boom = (): never => {
-    touches += 1;
-    throw new Error('logger down');
-  };
-  return { logger: { debug: boom, warn: boom }, touches: () => touches };
+  const { logger, attempts } = throwingLogger();
+  return { logger, touches: attempts };
 }
 
 function gettersThrow(): Broken {
-  let touches = 0;
-  const boom = (): never => {
-    touches += 1;
-    throw new Error('getter down');
-  };
-  const logger = Object.defineProperties(
-    {},
-    { debug: { get: boom }, warn: { get: boom } },
-  ) as TestServerLogger;
-  return { logger, touches: () => touches };
+  const { logger, reads } = throwingGetters();
+  return { logger, touches: reads };
 }
 
 function proxyThrows(): Broken {
-  let touches = 0;
   // Every trap of the handler throws, whichever the server (or a guard) reaches for.
-  const handler = new Proxy(
-    {},
-    {
-      get: () => () => {
-        touches += 1;
-        throw new Error('trap down');
-      },
-    },
-  );
-  return {
-    logger: new Proxy({}, handler) as TestServerLogger,
-    touches: () => touches,
-  };
+  const { proxy, touches } = everyTrapThrows();
+  return { logger: proxy as TestServerLogger, touches };
 }
 
 function rejects(): Broken {
-  let touches = 0;
-  let unhandled = 0;
-  // Node reports each rejection nobody handled; this logger's are counted here.
-  const onUnhandled = (reason: unknown): void => {
-    if (reason instanceof Error && reason.message === 'async logger down') {
-      unhandled += 1;
-    }
-  };
-  process.on('unhandledRejection', onUnhandled);
-  const reject = (): Promise<never> => {
-    touches += 1;
-    const promise = Promise.reject(new Error('async logger down'));
-    // A `then` of its own that attaches nothing: only the intrinsic `then` can handle it.
-    void Object.defineProperty(promise, 'then', { value: () => undefined });
-    return promise;
-  };
-  // Deliberately async, as a transport-backed logger can be: its methods' promises are not void.
-  const asyncLogger = { debug: reject, warn: reject };
-  return {
-    logger: asyncLogger,
-    touches: () => touches,
-    unhandled: () => {
-      process.off('unhandledRejection', onUnhandled);
-      return unhandled;
-    },
-  };
+  const { logger, attempts, unhandled } = rejectingLogger();
+  return { logger, touches: attempts, unhandled };
 }
 
 const user = (content: string): unknown => ({ role: 'user', content });

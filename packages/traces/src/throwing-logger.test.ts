@@ -1,4 +1,4 @@
-import { type Logger } from '@candor/tools';
+import { throwingLogger } from '@candor/hostile-fixtures';
 import { describe, expect, it } from 'vitest';
 import type { CallRecord } from './call-record.ts';
 import { loadTraceTable } from './load-trace-table.ts';
@@ -8,24 +8,6 @@ import { TraceNormaliser } from './trace-normaliser.ts';
 const acme = loadTraceTable(
   new URL('__fixtures__/invented/acme-agent.table.json', import.meta.url),
 );
-
-/** A logger whose every method throws; `attempts` counts the lines that were tried. */
-function throwingLogger(): { logger: Logger; attempts: () => number } {
-  let attempts = 0;
-  const boom = (): never => {
-    attempts += 1;
-    throw new Error('logger down');
-  };
-  const logger: Logger = {
-    trace: boom,
-    debug: boom,
-    info: boom,
-    warn: boom,
-    error: boom,
-    child: () => logger,
-  };
-  return { logger, attempts: () => attempts };
-}
 
 const lines = [
   JSON.stringify({ acme: 1, ev: 'call', cid: 'a', fn: 'f' }),
