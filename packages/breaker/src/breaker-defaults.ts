@@ -34,7 +34,14 @@ export const breakerDefaults = Object.freeze({
   minimumCalls: 5,
   failureRatePct: 50,
   enabled: true,
+  // resilience4j's defaults for the same rules; neither changes anything until asked for: one
+  // trial call, and no call is slow until `slowCallMs` is given.
+  permittedCallsInHalfOpen: 1,
+  slowCallRatePct: 100,
 });
+
+/** The longest count window: its ring holds one byte a call. */
+export const MAX_WINDOW_CALLS = 100_000;
 
 /** Node clamps longer timer delays to 1 ms, which would end every call at once. */
 export const MAX_TIMER_MS = 2_147_483_647;

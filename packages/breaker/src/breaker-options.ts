@@ -39,6 +39,29 @@ export interface BreakerOptions {
   /** Opens when the failure rate is strictly above this percentage. Default 50. */
   failureRatePct?: number;
   /**
+   * A count window instead of a time window: the rates are over the last `windowCalls` calls
+   * (resilience4j's `COUNT_BASED`), however old. Not with `windowMs` or `buckets`;
+   * `minimumCalls` defaults to the smaller of 5 and this. Default: the time window.
+   */
+  windowCalls?: number;
+  /**
+   * A call that takes longer than this (ms, from `admit()` to `record()`) is slow, whatever its
+   * outcome (resilience4j's `slowCallDurationThreshold`). Default: no call is slow.
+   */
+  slowCallMs?: number;
+  /**
+   * With `slowCallMs`: opens when slow calls are **at or above** this percentage of the window
+   * (resilience4j's `slowCallRateThreshold`, and its rule). Default 100.
+   */
+  slowCallRatePct?: number;
+  /**
+   * Trial calls let through at once while half-open (resilience4j's
+   * `permittedNumberOfCallsInHalfOpenState`). Once they all ended the circuit closes, unless their
+   * failures (or slow calls) reach `failureRatePct` (or `slowCallRatePct`) of them, which reopens it
+   * as soon as it is certain. Default 1: one trial; its failure reopens, its success closes.
+   */
+  permittedCallsInHalfOpen?: number;
+  /**
    * Codes that count as a failure of the tool's health. Default: every code whose metadata says
    * `countsForBreaker`. `CIRCUIT_OPEN` is never counted, even when listed.
    */
@@ -65,6 +88,12 @@ export interface ResolvedBreakerOptions {
   readonly buckets: number;
   readonly minimumCalls: number;
   readonly failureRatePct: number;
+  /** `undefined` for the time window. */
+  readonly windowCalls: number | undefined;
+  /** `undefined` when no call is slow. */
+  readonly slowCallMs: number | undefined;
+  readonly slowCallRatePct: number;
+  readonly permittedCallsInHalfOpen: number;
   readonly failureCodes: ReadonlySet<ToolErrorCode>;
   readonly enabled: boolean;
   readonly logger: Logger;
@@ -115,8 +144,19 @@ export function resolveBreakerOptions(
     resetTimeoutMs: options.resetTimeoutMs ?? breakerDefaults.resetTimeoutMs,
     windowMs: options.windowMs ?? breakerDefaults.windowMs,
     buckets: options.buckets ?? breakerDefaults.buckets,
-    minimumCalls: options.minimumCalls ?? breakerDefaults.minimumCalls,
+    minimumCalls:
+      options.minimumCalls ??
+      Math.min(
+        breakerDefaults.minimumCalls,
+        options.windowCalls ?? Number.POSITIVE_INFINITY,
+      ),
     failureRatePct: options.failureRatePct ?? breakerDefaults.failureRatePct,
+    windowCalls: options.windowCalls,
+    slowCallMs: options.slowCallMs,
+    slowCallRatePct: options.slowCallRatePct ?? breakerDefaults.slowCallRatePct,
+    permittedCallsInHalfOpen:
+      options.permittedCallsInHalfOpen ??
+      breakerDefaults.permittedCallsInHalfOpen,
     failureCodes,
     enabled: options.enabled ?? breakerDefaults.enabled,
     // Guarded: the breaker logs inside record() and in timers, where a throw would cost a call.

@@ -1,5 +1,9 @@
 import { allToolErrorCodes, isToolErrorCode } from '@candor/errors';
-import { breakerDefaults, MAX_TIMER_MS } from './breaker-defaults.ts';
+import {
+  breakerDefaults,
+  MAX_TIMER_MS,
+  MAX_WINDOW_CALLS,
+} from './breaker-defaults.ts';
 import { readOption, shown } from './read-breaker-options.ts';
 
 const knownKeys: ReadonlySet<string> = new Set([
@@ -10,6 +14,10 @@ const knownKeys: ReadonlySet<string> = new Set([
   'buckets',
   'minimumCalls',
   'failureRatePct',
+  'windowCalls',
+  'slowCallMs',
+  'slowCallRatePct',
+  'permittedCallsInHalfOpen',
   'failureCodes',
   'enabled',
   'logger',
@@ -42,6 +50,13 @@ const count: NumberRule = {
   integer: true,
 };
 
+const pct: NumberRule = {
+  min: 0,
+  minInclusive: false,
+  max: 100,
+  integer: false,
+};
+
 // In the order they are checked: the first bad one is the one named.
 const numberRules: readonly (readonly [string, NumberRule])[] = [
   ['timeoutMs', ms],
@@ -50,7 +65,12 @@ const numberRules: readonly (readonly [string, NumberRule])[] = [
   ['windowMs', { ...ms, integer: true }],
   ['buckets', count],
   ['minimumCalls', count],
-  ['failureRatePct', { min: 0, minInclusive: false, max: 100, integer: false }],
+  ['failureRatePct', pct],
+  ['windowCalls', { ...count, max: MAX_WINDOW_CALLS }],
+  ['slowCallMs', ms],
+  ['slowCallRatePct', pct],
+  // Each trial's outcome is tallied until all are in: more than a window's worth is a mistake.
+  ['permittedCallsInHalfOpen', { ...count, max: MAX_WINDOW_CALLS }],
 ];
 
 function checkNumber(key: string, value: unknown, rule: NumberRule): void {
@@ -163,7 +183,33 @@ function numberOf(
   return options[key] as number | undefined;
 }
 
+/** The policies' options (resilience4j's count window and slow calls) that only go together. */
+function checkPolicies(options: Readonly<Record<string, unknown>>): void {
+  const windowCalls = numberOf(options, 'windowCalls');
+  if (windowCalls !== undefined) {
+    for (const key of ['windowMs', 'buckets']) {
+      if (key in options) {
+        throw new TypeError(
+          `Breaker options "windowCalls" and "${key}" describe two kinds of window (the last N calls, or the last windowMs); give one of them`,
+        );
+      }
+    }
+    const minimumCalls = numberOf(options, 'minimumCalls');
+    if (minimumCalls !== undefined && minimumCalls > windowCalls) {
+      throw new RangeError(
+        `Breaker option "minimumCalls" (${minimumCalls}) must be at most "windowCalls" (${windowCalls}), or the window could never hold enough calls to open`,
+      );
+    }
+  }
+  if ('slowCallRatePct' in options && !('slowCallMs' in options)) {
+    throw new TypeError(
+      'Breaker option "slowCallRatePct" needs "slowCallMs" (how long a call may take before it counts as slow)',
+    );
+  }
+}
+
 function checkCombination(options: Readonly<Record<string, unknown>>): void {
+  checkPolicies(options);
   const windowMs = numberOf(options, 'windowMs') ?? breakerDefaults.windowMs;
   const buckets = numberOf(options, 'buckets') ?? breakerDefaults.buckets;
   if (windowMs % buckets !== 0) {

@@ -16,6 +16,7 @@ import { type BreakerCallOutcome, BreakerMetrics } from './breaker-metrics.ts';
 import { breakerResponses } from './breaker-responses.ts';
 import { type BreakerSnapshot, windowOf } from './breaker-snapshot.ts';
 import { type BreakerState } from './breaker-state.ts';
+import { CircuitPolicy, usesPolicies } from './circuit-policy.ts';
 import { ClosedOutcome } from './closed-outcome.ts';
 import { CountedFailure } from './counted-failure.ts';
 import { countsAsFailure } from './counts-as-failure.ts';
@@ -26,6 +27,7 @@ import { FleetCircuit } from './fleet-circuit.ts';
 import { logTransition } from './log-transition.ts';
 import { ignore } from './outcome-link.ts';
 import { onceWarning } from './once-warning.ts';
+import { PolicyOutcome } from './policy-outcome.ts';
 import { SharedOutcome } from './shared-outcome.ts';
 import { type StateChange, type TransitionOrigin } from './state-change.ts';
 import { StateListeners } from './state-listeners.ts';
@@ -53,6 +55,8 @@ export class OpossumToolBreaker {
   readonly #logger: Logger;
   readonly #circuit: ToolCircuit | undefined;
   readonly #fleet: FleetCircuit | undefined;
+  /** Only when an option asks for a rule opossum lacks; default breakers never read it. */
+  readonly #policy: CircuitPolicy | undefined;
   #listeners: StateListeners | undefined;
   readonly #metrics: BreakerMetrics | undefined;
   #published: BreakerState;
@@ -71,6 +75,9 @@ export class OpossumToolBreaker {
     });
     if (options.enabled) {
       this.#circuit = new ToolCircuit(this, name, options);
+      if (usesPolicies(options)) {
+        this.#policy = new CircuitPolicy(this.#circuit, options);
+      }
       this.#fleet = FleetCircuit.join({
         tool: name,
         options,
@@ -127,6 +134,13 @@ export class OpossumToolBreaker {
     if (fleet !== undefined && fleet.view !== 'local') {
       const answer = this.#admitShared(fleet);
       if (answer !== undefined) return answer;
+    }
+    const policy = this.#policy;
+    if (policy !== undefined) {
+      const ticket = policy.admit();
+      if (ticket !== undefined) return new PolicyOutcome(this, policy, ticket);
+      this.#count('rejected');
+      return this.#refused();
     }
     // Closed (not half-open, open or shut down): opossum only counts this call, when it ends.
     if (circuit.closed) return new ClosedOutcome(this, circuit);
@@ -276,12 +290,14 @@ export class OpossumToolBreaker {
 
   /** opossum let a trial call through. */
   halfOpened(): void {
+    this.#policy?.halfOpened();
     this.#publish();
   }
 
   /** opossum closed the circuit: a recovered tool starts from a clean window. */
   closed(): void {
     this.#circuit?.resetWindow();
+    this.#policy?.cleared();
     this.#publish();
   }
 
@@ -361,8 +377,10 @@ export class OpossumToolBreaker {
     if (this.#isShutdown || circuit === undefined) return;
     // close() is a no-op on a closed circuit; there only the window goes. Otherwise its 'close'
     // event empties the window and publishes the change (closed()).
-    if (circuit.closed) circuit.resetWindow();
-    else circuit.close();
+    if (circuit.closed) {
+      circuit.resetWindow();
+      this.#policy?.cleared();
+    } else circuit.close();
   }
 
   shutdown(): void {
@@ -370,6 +388,7 @@ export class OpossumToolBreaker {
     this.#isShutdown = true;
     // Calls still in flight finish; their deadline still applies.
     this.#circuit?.stop();
+    this.#policy?.stop();
     this.#fleet?.leave();
     this.#publish();
     this.#metrics?.close();

@@ -22,6 +22,11 @@ interface StartedCounts {
   readonly window: readonly { fires: number }[];
 }
 
+/** The part of opossum's `Status` that counts an event in the newest bucket. */
+interface CountingStatus {
+  increment(property: 'successes'): void;
+}
+
 /** The arguments of a call opossum is told about without fire(): none, shared by every call. */
 export const noArguments: readonly unknown[] = Object.freeze([]);
 
@@ -73,6 +78,26 @@ export class ToolCircuit extends CircuitBreaker<[FiredOutcome]> {
   /** Counts an admitted half-open trial in the window as it ends, as every call is counted. */
   countEnded(): void {
     this.emit('fire', noArguments);
+  }
+
+  /**
+   * Counts a call a policy (not fire()) admitted, as it ends: in opossum's window only, for the
+   * snapshot and the telemetry. A success goes straight to the count, not through the `success`
+   * event, whose listener would close a half-open circuit the policy has not decided on.
+   */
+  countCall(failure: Error | undefined): void {
+    this.emit('fire', noArguments);
+    if (failure === undefined) {
+      (this.status as unknown as CountingStatus).increment('successes');
+    } else {
+      this.emit('failure', failure, 0, noArguments);
+    }
+  }
+
+  /** Counts a call a policy refused, as fire() counts one it refuses. */
+  countRefusal(): void {
+    this.emit('fire', noArguments);
+    this.emit('reject');
   }
 
   /**
