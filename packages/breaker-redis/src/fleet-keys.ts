@@ -18,6 +18,14 @@ export class FleetKeys {
     this.epochs = `${prefix}epochs`;
   }
 
+  /**
+   * The channel only one process listens on: its heartbeat publishes there, so one script proves
+   * both of its connections alive (see FleetHeartbeat).
+   */
+  beat(processId: string): string {
+    return `${this.prefix}beat:${processId}`;
+  }
+
   /** Hash: one tool's rolling window, `c<bucket>` and `f<bucket>` counts. */
   window(tool: string): string {
     return `${this.prefix}window:${tool}`;

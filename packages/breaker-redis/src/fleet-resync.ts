@@ -71,16 +71,21 @@ export async function readFleet({
 
 /**
  * The fleet's generation (written now if the states hash has none), keeping the states and
- * epochs alive. Another answer than the one last read means the fleet's state was lost.
+ * epochs alive; with `publish`, publishes its message on its channel in the same script. Another
+ * answer than the one last read means the fleet's state was lost.
  */
 export async function readGeneration(
   link: RedisLink,
   keys: FleetKeys,
+  publish?: { readonly channel: string; readonly message: string },
 ): Promise<string> {
   const reply = await link.eval(
     generationScript,
     [keys.states, keys.epochs],
-    [randomBytes(8).toString('hex')],
+    [
+      randomBytes(8).toString('hex'),
+      ...(publish === undefined ? [] : [publish.channel, publish.message]),
+    ],
   );
   const generation = reply[1];
   if (typeof generation !== 'string') {

@@ -283,7 +283,9 @@ export function outcomeBatch(
 
 /**
  * Reads the fleet's generation, writing `candidate` when there is none, and keeps the states and
- * epochs alive. KEYS: states, epochs. ARGV: candidate. Returns the server time and the generation.
+ * epochs alive; with a channel and a message, publishes the message there (the heartbeat: one
+ * script that proves both connections alive). KEYS: states, epochs. ARGV: candidate, [channel,
+ * message]. Returns the server time and the generation.
  */
 export const generationScript = script(`${prelude}
 local g = readRecord(KEYS[1], GENERATION)
@@ -293,6 +295,9 @@ if not g then
 end
 redis.call('PEXPIRE', KEYS[1], ${KEY_TTL_MS})
 redis.call('PEXPIRE', KEYS[2], ${KEY_TTL_MS})
+if ARGV[2] then
+  redis.call('PUBLISH', ARGV[2], ARGV[3])
+end
 return { now, g }
 `);
 

@@ -14,7 +14,8 @@ import {
   parseFleetEvent,
   parseFleetRecord,
 } from './fleet-record.ts';
-import { applyFleet, readFleet, readGeneration } from './fleet-resync.ts';
+import { FleetHeartbeat } from './fleet-heartbeat.ts';
+import { applyFleet, readFleet } from './fleet-resync.ts';
 import { outcomeBatch, recordScript } from './fleet-scripts.ts';
 import { FleetTrials } from './fleet-trials.ts';
 import {
@@ -52,6 +53,7 @@ export class RedisBreakerStore implements BreakerStateStore {
   readonly #claimMs: number;
   readonly #logger: Logger;
   readonly #link: RedisLink;
+  readonly #beat: FleetHeartbeat;
   readonly #circuits = new Map<string, FleetCircuit>();
   /** Records of tools that have no circuit here yet. */
   readonly #known = new Map<string, FleetRecord | undefined>();
@@ -101,6 +103,7 @@ export class RedisBreakerStore implements BreakerStateStore {
         },
       },
     );
+    this.#beat = new FleetHeartbeat(this.#link, this.#keys, this.processId);
     const trials = new FleetTrials({
       link: this.#link,
       keys: this.#keys,
@@ -216,19 +219,15 @@ export class RedisBreakerStore implements BreakerStateStore {
   }
 
   /**
-   * Pings the subscriber connection while the store is healthy (nothing else is ever sent on it,
-   * so without this a subscriber connection that went silent without closing would go unnoticed)
-   * and reads the fleet's generation: a flushed, evicted or replaced keyspace is noticed within
-   * `probeIntervalMs`, and every process writes back the open circuits it holds.
+   * While healthy, every `probeIntervalMs`, one command (see FleetHeartbeat): both connections
+   * proven alive, and a flushed, evicted or replaced keyspace noticed; every process then writes
+   * back the open circuits it holds.
    */
   async #heartbeat(): Promise<void> {
     if (this.#health !== 'healthy' || this.#beating) return;
     this.#beating = true;
     try {
-      const [, generation] = await Promise.all([
-        this.#link.pingSubscriber(),
-        readGeneration(this.#link, this.#keys),
-      ]);
+      const generation = await this.#beat.beat();
       if (generation !== this.#generation && this.usable()) {
         this.#logger.warn(
           { generation },
@@ -361,6 +360,7 @@ export class RedisBreakerStore implements BreakerStateStore {
   async #doResync(): Promise<boolean> {
     try {
       await this.#link.subscribe(this.#keys.channel, this.#listener);
+      await this.#beat.subscribe();
       const { held, generation, skipped } = await readFleet({
         link: this.#link,
         keys: this.#keys,

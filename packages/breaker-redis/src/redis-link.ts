@@ -35,8 +35,8 @@ export class RedisLink {
   readonly client: Client;
   readonly subscriber: Client;
   readonly #timeoutMs: number;
-  /** Set once the subscriber has subscribed; the client keeps its listeners across connections. */
-  #subscribed = false;
+  /** Channels the subscriber has subscribed to; the client keeps its listeners across connections. */
+  readonly #subscribed = new Set<string>();
   #offset = Date.now() - performance.now();
   #closing = false;
   /** Commands sent, not counting pub/sub deliveries. */
@@ -121,12 +121,12 @@ export class RedisLink {
     channel: string,
     listener: (message: string) => void,
   ): Promise<void> {
-    if (this.#subscribed) return;
+    if (this.#subscribed.has(channel)) return;
     await this.bounded(
       this.subscriber.subscribe(channel, listener),
       this.#timeoutMs,
     );
-    this.#subscribed = true;
+    this.#subscribed.add(channel);
   }
 
   /** `work`, or a StoreTimeout after `ms`. */
@@ -161,14 +161,13 @@ export class RedisLink {
     }
   }
 
-  /** A PING on the pub/sub connection, which no other command would show to be dead. */
-  async pingSubscriber(): Promise<void> {
-    this.commands += 1;
+  /**
+   * Waits, bounded by the command timeout, for `delivery`: a message this process published to
+   * itself, the only sign that the pub/sub connection (which sends nothing) still hears.
+   */
+  async delivered(delivery: Promise<void>): Promise<void> {
     try {
-      await this.bounded(
-        this.subscriber.sendCommand(['PING']),
-        this.#timeoutMs,
-      );
+      await this.bounded(delivery, this.#timeoutMs);
     } catch (error: unknown) {
       if (error instanceof StoreTimeout) this.reconnect(this.subscriber);
       throw error;
