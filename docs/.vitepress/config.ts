@@ -61,14 +61,43 @@ export default defineConfig({
     // One sidebar per part of the site: a guide page carries the guides' links, an API page the
     // API's, so no page renders the other part's hundreds of links.
     sidebar: {
-      '/api/': [
-        { text: 'Guides', link: '/getting-started' },
-        { text: 'API reference', link: '/api/', items: apiSidebar },
-      ],
+      ...apiSidebars(),
       '/': guideSidebar(),
     },
   },
 });
+
+/**
+ * The API's sidebars: the index lists the entry points, and a package's page carries only that
+ * package's pages, so an API page weighs tens of links, not the 400-odd of the whole reference.
+ * VitePress picks the deepest matching key, so `/api/@candor/core/testing/` wins over
+ * `/api/@candor/core/`.
+ */
+function apiSidebars(): DefaultTheme.SidebarMulti {
+  const entries = apiSidebar.map(({ text, link }) => ({
+    text: text ?? '',
+    link: link ?? '/api/',
+  }));
+  const head: DefaultTheme.SidebarItem[] = [
+    { text: 'Guides', link: '/getting-started' },
+  ];
+  return {
+    '/api/': [
+      ...head,
+      { text: 'API reference', link: '/api/', items: entries },
+    ],
+    ...Object.fromEntries(
+      apiSidebar.map((entry) => [
+        entry.link ?? '/api/',
+        [
+          ...head,
+          { text: 'API reference', link: '/api/', items: entries },
+          { ...entry, collapsed: false },
+        ],
+      ]),
+    ),
+  };
+}
 
 function guideSidebar(): DefaultTheme.SidebarItem[] {
   return [
