@@ -24,5 +24,5 @@ export type { HeaderSource } from './retry-after.ts';
 export { silentLogger } from './logger.ts';
 export type { Logger, LogMethod } from './logger.ts';
 export { guardLogger } from './guard-logger.ts';
-export { readForeign, readOwnFields } from './read-foreign.ts';
+export { readForeign, readOwnFields, readProperty } from './read-foreign.ts';
 export type { ForeignRead } from './read-foreign.ts';

@@ -1,10 +1,27 @@
 import {
   everyTrapThrows,
+  revokedProxy,
   throwingGetters,
   throwingProxy,
 } from '@candor/hostile-fixtures';
 import { describe, expect, it } from 'vitest';
-import { readForeign, readOwnFields } from './read-foreign.ts';
+import { readForeign, readOwnFields, readProperty } from './read-foreign.ts';
+
+describe('readProperty', () => {
+  it('reads a field, and gives undefined for a primitive, null or a read that throws', () => {
+    expect(readProperty({ code: 'E' }, 'code')).toBe('E');
+    expect(
+      readProperty(
+        Object.assign(() => 1, { code: 2 }),
+        'code',
+      ),
+    ).toBe(2);
+    expect(readProperty('text', 'length')).toBeUndefined();
+    expect(readProperty(null, 'code')).toBeUndefined();
+    expect(readProperty(throwingProxy().logger, 'code')).toBeUndefined();
+    expect(readProperty(revokedProxy(), 'code')).toBeUndefined();
+  });
+});
 
 describe('readForeign', () => {
   it('gives the value read, or what the read threw, as it was thrown', () => {

@@ -27,6 +27,25 @@ export function readForeign<T>(read: () => T): ForeignRead<T> {
 }
 
 /**
+ * Reads one property of anything, without letting a throwing getter or Proxy trap escape: a
+ * primitive, `null` or a read that throws gives `undefined`. For facts that are optional anyway
+ * (an error's `code`, `cause` or `status`), where a failed read means "not there".
+ */
+export function readProperty(value: unknown, key: PropertyKey): unknown {
+  if (
+    (typeof value !== 'object' && typeof value !== 'function') ||
+    value === null
+  ) {
+    return undefined;
+  }
+  try {
+    return (value as Record<PropertyKey, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Reads an object's own enumerable string-keyed fields once each, in key order, into a plain
  * object: what `Object.fromEntries(Object.entries(value))` gives, with fields whose value is
  * `undefined` left out (as if not given). Checks and defaults then use the copy, so a getter that
