@@ -1,3 +1,4 @@
+import { everyTrapThrows } from '@candor/hostile-fixtures';
 import { ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';
 import { describe, expect, it } from 'vitest';
@@ -49,17 +50,7 @@ describe('toAISDKTools: execute never throws (README), also with options it did 
 
   it('resolves to a cancelled error when the signal was aborted with a hostile reason', async () => {
     const execute = executeOfOneTool();
-    const reason = new Proxy(
-      {},
-      {
-        get() {
-          throw new Error('hostile reason');
-        },
-        getPrototypeOf() {
-          throw new Error('hostile reason');
-        },
-      },
-    );
+    const reason = everyTrapThrows('hostile reason').proxy;
     await expect(
       execute(
         {},

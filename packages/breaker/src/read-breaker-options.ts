@@ -1,4 +1,4 @@
-import { describeThrown } from '@candor/errors';
+import { describeThrown, readForeign, readOwnFields } from '@candor/errors';
 
 /** A value as an option's error message shows it: never the contents of an object. */
 export function shown(value: unknown): string {
@@ -15,20 +15,19 @@ export function shown(value: unknown): string {
  * reason, not as its own raw error.
  */
 export function readOption<T>(name: string, read: () => T): T {
-  try {
-    return read();
-  } catch (error: unknown) {
-    throw new TypeError(
-      `Breaker option "${name}" could not be read: ${describeThrown(error)}`,
-      { cause: error },
-    );
-  }
+  const got = readForeign(read);
+  if (got.ok) return got.value;
+  throw new TypeError(
+    `Breaker option "${name}" could not be read: ${describeThrown(got.error)}`,
+    { cause: got.error },
+  );
 }
 
 /**
- * Reads every option once into a plain object: checks and defaults then use that copy, so a
- * getter answering differently (or throwing) on a second read cannot slip past validation.
- * Options left `undefined` are left out, as if not given.
+ * Reads every option once into a plain object (`readOwnFields` from `@candor/errors`, the one
+ * reader every package uses): checks and defaults then use that copy, so a getter answering
+ * differently (or throwing) on a second read cannot slip past validation. Options left
+ * `undefined` are left out, as if not given.
  */
 export function readBreakerOptions(options: unknown): Record<string, unknown> {
   if (typeof options !== 'object' || options === null) {
@@ -36,18 +35,14 @@ export function readBreakerOptions(options: unknown): Record<string, unknown> {
       `Breaker options must be an object, got ${shown(options)}`,
     );
   }
-  let entries: [string, unknown][];
-  try {
-    entries = Object.entries(options).filter(
-      ([, value]) => value !== undefined,
-    );
-  } catch (error: unknown) {
+  const own = readOwnFields(options);
+  if (!own.ok) {
     throw new TypeError(
-      `Breaker options could not be read: ${describeThrown(error)}`,
-      { cause: error },
+      `Breaker options could not be read: ${describeThrown(own.error)}`,
+      { cause: own.error },
     );
   }
-  const read: Record<string, unknown> = Object.fromEntries(entries);
+  const read = own.value;
   const telemetry = read['telemetry'];
   if (typeof telemetry === 'object' && telemetry !== null) {
     // One level deeper too: the meter checked is the meter used.

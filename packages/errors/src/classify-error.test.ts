@@ -1,3 +1,4 @@
+import { everyTrapThrows } from '@candor/hostile-fixtures';
 import { describe, expect, it } from 'vitest';
 import { classifyError } from './classify-error.ts';
 import { ToolError } from './tool-error.ts';
@@ -46,23 +47,7 @@ const throwingGetters = Object.defineProperties(
   },
 );
 
-const hostileProxy = new Proxy(
-  {},
-  {
-    get() {
-      throw new Error('trap');
-    },
-    has() {
-      throw new Error('trap');
-    },
-    getPrototypeOf() {
-      throw new Error('trap');
-    },
-    ownKeys() {
-      throw new Error('trap');
-    },
-  },
-);
+const hostileProxy = everyTrapThrows('trap').proxy;
 
 interface Row {
   label: string;

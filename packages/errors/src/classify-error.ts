@@ -1,8 +1,5 @@
-import {
-  cleanMessage,
-  describeThrown,
-  readProperty,
-} from './describe-thrown.ts';
+import { cleanMessage, describeThrown } from './describe-thrown.ts';
+import { readProperty } from './read-foreign.ts';
 import { isToolErrorCode } from './tool-error-code.ts';
 import { isToolError } from './tool-error.ts';
 import { classifiedError, type ClassifiedError } from './classified-error.ts';

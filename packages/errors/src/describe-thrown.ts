@@ -1,19 +1,6 @@
-const MAX_MESSAGE_LENGTH = 2000;
+import { readProperty } from './read-foreign.ts';
 
-/** Reads one property without letting a throwing getter or proxy trap escape. */
-export function readProperty(value: unknown, key: PropertyKey): unknown {
-  if (
-    (typeof value !== 'object' && typeof value !== 'function') ||
-    value === null
-  ) {
-    return undefined;
-  }
-  try {
-    return (value as Record<PropertyKey, unknown>)[key];
-  } catch {
-    return undefined;
-  }
-}
+const MAX_MESSAGE_LENGTH = 2000;
 
 function withoutStackFrames(text: string): string {
   return text

@@ -1,4 +1,5 @@
-import { describeThrown, readProperty } from './describe-thrown.ts';
+import { describeThrown } from './describe-thrown.ts';
+import { readProperty } from './read-foreign.ts';
 import { retryAfterMsFrom, type HeaderSource } from './retry-after.ts';
 import { classifiedError, type ClassifiedError } from './classified-error.ts';
 

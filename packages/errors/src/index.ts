@@ -21,3 +21,8 @@ export { scrubUrlSecrets } from './scrub-url-secrets.ts';
 export { describeThrown } from './describe-thrown.ts';
 export { retryAfterMsFrom } from './retry-after.ts';
 export type { HeaderSource } from './retry-after.ts';
+export { silentLogger } from './logger.ts';
+export type { Logger, LogMethod } from './logger.ts';
+export { guardLogger } from './guard-logger.ts';
+export { readForeign, readOwnFields, readProperty } from './read-foreign.ts';
+export type { ForeignRead } from './read-foreign.ts';

@@ -1,4 +1,5 @@
-import { describeThrown, readProperty } from './describe-thrown.ts';
+import { describeThrown } from './describe-thrown.ts';
+import { readProperty } from './read-foreign.ts';
 import { type ToolErrorCode } from './tool-error-code.ts';
 
 const systemCodes: Readonly<Record<string, ToolErrorCode>> = {

@@ -1,3 +1,4 @@
+import { throwingProxy } from '@candor/hostile-fixtures';
 import { describe, expect, it } from 'vitest';
 import { isToolError, ToolError } from './tool-error.ts';
 
@@ -67,14 +68,7 @@ describe('ToolError', () => {
   });
 
   it('survives a hostile proxy', () => {
-    const hostile = new Proxy(
-      {},
-      {
-        get() {
-          throw new Error('trap');
-        },
-      },
-    );
+    const hostile = throwingProxy('trap').logger;
     expect(isToolError(hostile)).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 // whose getters throw, a getter on the response itself), the official client gets a valid
 // CallToolResult whose isError matches the outcome and whose structuredContent validates against
 // the advertised output schema.
+import { everyTrapThrows } from '@candor/hostile-fixtures';
 import { ToolRegistry } from '@candor/registry';
 import { defineTool, ToolResponse } from '@candor/tools';
 import { Client } from '@modelcontextprotocol/client';
@@ -16,17 +17,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const hostile = new Proxy(
-  {},
-  {
-    get: () => {
-      throw new Error('hostile getter');
-    },
-    ownKeys: () => {
-      throw new Error('hostile ownKeys');
-    },
-  },
-);
+// Every trap throws: `get` and `ownKeys`, and whichever else a reader reaches for.
+const hostile = everyTrapThrows('hostile trap').proxy;
 const cyclic: Record<string, unknown> = { name: 'loop' };
 cyclic['self'] = cyclic;
 

@@ -1,3 +1,4 @@
+import { throwingProxy } from '@candor/hostile-fixtures';
 import { ToolResponse } from '@candor/tools';
 import {
   ProtocolError,
@@ -30,10 +31,11 @@ describe('responseFromMcp', () => {
     const throwing = (): never => {
       throw new Error('hostile getter');
     };
+    const proxy = (): object => throwingProxy('hostile getter').logger;
     const results = [
-      new Proxy({}, { get: throwing }),
-      { content: [new Proxy({}, { get: throwing })] },
-      { content: [], structuredContent: new Proxy({}, { get: throwing }) },
+      proxy(),
+      { content: [proxy()] },
+      { content: [], structuredContent: proxy() },
       {
         get content(): never {
           return throwing();

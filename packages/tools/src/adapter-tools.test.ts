@@ -1,3 +1,4 @@
+import { everyTrapThrows } from '@candor/hostile-fixtures';
 import { describe, expect, it } from 'vitest';
 import { adapterTools } from './adapter-tools.ts';
 import {
@@ -52,17 +53,7 @@ describe('adapterTools', () => {
 
   describe('reads the id and the signal defensively: call never throws or rejects', () => {
     /** A Proxy whose every trap throws, whatever the trap. */
-    const hostileProxy = new Proxy(
-      {},
-      new Proxy(
-        {},
-        {
-          get: () => () => {
-            throw new Error('hostile trap');
-          },
-        },
-      ),
-    );
+    const hostileProxy = everyTrapThrows('hostile trap').proxy;
     const throwingGetters = {
       get callId(): never {
         throw new Error('hostile callId');

@@ -57,9 +57,10 @@ export { toAnthropicTool, toOpenAITool } from './provider-specs.ts';
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept working for one minor version
 export type { AnthropicToolSpec, OpenAIToolSpec } from './provider-specs.ts';
 export { ToolProtocolError } from './tool-protocol-error.ts';
-export { silentLogger } from './logger.ts';
-export { guardLogger } from './guard-logger.ts';
-export type { Logger, LogMethod } from './logger.ts';
+// The logger and its guard live in @candor/errors, the lowest layer, so every package (the test
+// server's included) guards a logger the same way; re-exported here where they were first named.
+export { guardLogger, silentLogger } from '@candor/errors';
+export type { Logger, LogMethod } from '@candor/errors';
 export { CallAbort } from './call-abort.ts';
 export {
   DEFAULT_MAX_DETAIL_BYTES,

@@ -1,3 +1,4 @@
+import { everyTrapThrows, revokedProxy } from '@candor/hostile-fixtures';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { guardLogger } from './guard-logger.ts';
@@ -133,14 +134,7 @@ describe('guardLogger', () => {
   });
 
   it('swallows a Proxy whose every trap throws', () => {
-    const target = new Proxy({} as Logger, {
-      get: boom,
-      has: boom,
-      getPrototypeOf: boom,
-      ownKeys: boom,
-      getOwnPropertyDescriptor: boom,
-      apply: boom,
-    });
+    const target = everyTrapThrows().proxy as Logger;
     expect(() => {
       writeEverything(guardLogger(target, { component: 'x' }));
     }).not.toThrow();
@@ -336,8 +330,6 @@ describe('guardLogger against hostile throws and children', () => {
   });
 
   it('guards a child that is the same logger, a frozen object, a function, or a Proxy', () => {
-    const revoked = Proxy.revocable({}, {});
-    revoked.revoke();
     const children: unknown[] = [
       Object.freeze({ warn: 1 }),
       Object.assign(() => undefined, {
@@ -345,7 +337,7 @@ describe('guardLogger against hostile throws and children', () => {
           throw new Error('fn');
         },
       }),
-      revoked.proxy,
+      revokedProxy(),
     ];
     for (const child of children) {
       const target = {
