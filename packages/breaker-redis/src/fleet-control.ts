@@ -105,6 +105,7 @@ export function checkToolName(tool: unknown): asserts tool is string {
 export class FleetControl {
   readonly #context: FleetControlContext;
 
+  /** Made by the store: use `store.fleet`. @hidden */
   constructor(context: FleetControlContext) {
     this.#context = context;
   }
