@@ -87,10 +87,17 @@ export class FleetWorkerProcess {
     return answer;
   }
 
+  /** Starts the worker's store and breaker; rejects with the worker's error if it fails to. */
   async start(options: object): Promise<{ state: string }> {
     const ready = this.next<{ state: string }>((m) => m.type === 'ready');
+    const failed = this.next<{ message: string }>((m) => m.type === 'error');
     this.child.send({ type: 'start', name: this.name, ...options });
-    return ready;
+    return Promise.race([
+      ready,
+      failed.then(({ message }) => {
+        throw new Error(`worker ${this.name} did not start: ${message}`);
+      }),
+    ]);
   }
 
   /** Closes the worker's store and breaker and waits for it to exit (at once if it has). */

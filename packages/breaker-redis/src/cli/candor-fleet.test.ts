@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer } from 'node:net';
+import {
+  type AddressInfo,
+  createServer as createTcpServer,
+  type Socket,
+} from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bundleFixture,
@@ -12,6 +16,7 @@ import { FleetWorkerProcess } from '../__fixtures__/fleet-worker-process.ts';
 import { type FleetRecord } from '../fleet-record.ts';
 import { type FleetStatus } from '../fleet-status.ts';
 import { type RedisServer, startRedisServer } from '../redis-server.ts';
+import { runFleetCli } from './run-fleet-cli.ts';
 
 interface Run {
   readonly code: number | null;
@@ -55,6 +60,20 @@ async function candorFleet(
   };
 }
 
+/** Runs `runFleetCli` here, with no environment, and what it wrote. */
+async function inProcess(
+  args: readonly string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runFleetCli(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: {},
+  });
+  return { code, stdout, stderr };
+}
+
 /** A port nothing listens on: one the system gave out and took back. */
 async function closedPort(): Promise<number> {
   const server = createTcpServer();
@@ -94,15 +113,29 @@ describe('candor-fleet with bad input', () => {
     ['a timeout that is not a number', ['status', '--timeout-ms', 'soon']],
     ['a zero timeout', ['release', 't', '--timeout-ms', '0']],
   ])('%s: exit 2 with one line on stderr, no stack trace', async (_, args) => {
-    const run = await candorFleet(args);
+    // In this process (the code the bin runs): fourteen cases, no fourteen forks.
+    const run = await inProcess(args);
     expect(run.code, run.stderr).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^candor-fleet: [^\n]+\n$/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it.each([
+    ['no command', []],
+    ['an unknown option', ['open', 'web_fetch', '--bogus']],
+  ])(
+    '%s, as a real process: exit 2 with one line on stderr',
+    async (_, args) => {
+      const run = await candorFleet(args);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^candor-fleet: [^\n]+\n$/);
+    },
+  );
+
   it('never prints the password of a URL it refuses', async () => {
-    const run = await candorFleet([
+    const run = await inProcess([
       'status',
       '--url',
       'https://admin:hunter2@redis.internal:6379',
@@ -140,6 +173,36 @@ describe('candor-fleet with bad input', () => {
     expect(run.stderr).not.toContain('s3cret');
     // A refused connection fails at once: process start-up and teardown are all the time it takes.
     expect(run.tookMs).toBeLessThan(10_000);
+  });
+});
+
+describe('candor-fleet and a server that never answers', () => {
+  it('gives up after --timeout-ms with exit 1, saying so', async () => {
+    // Accepts connections and never writes a byte: a black-holed Redis.
+    const sockets = new Set<Socket>();
+    const silent = createTcpServer((socket) => {
+      sockets.add(socket);
+    });
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const run = await candorFleet([
+        'status',
+        '--url',
+        `redis://127.0.0.1:${port}`,
+        '--timeout-ms',
+        '300',
+      ]);
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toMatch(
+        /^candor-fleet: cannot use the fleet .*: Redis did not answer within 300 ms\n$/,
+      );
+      expect(run.tookMs).toBeLessThan(10_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 });
 
@@ -187,6 +250,8 @@ describe.skipIf(!redisInstalled)('candor-fleet on a real fleet', () => {
           upstreamUrl,
           resetTimeoutMs: 1_000,
           keyPrefix: prefix,
+          // No fallback to local breakers because a loaded machine answered late.
+          commandTimeoutMs: 1_000,
         }),
       ),
     );
