@@ -97,6 +97,10 @@ export class FleetCircuit implements SharedCircuit {
     const record = this.#record;
     if (!this.#host.usable() || record === undefined) return LOCAL;
     if (record.state === 'closed') return RUN;
+    // Held open by an operator: refused like any open circuit, and no trial is ever claimed.
+    if (record.forced === 'open') {
+      return refuse('open', this.rules.resetTimeoutMs);
+    }
     const now = this.#host.serverNow();
     // The claim's end with a margin each side for the estimate of the server's clock: the
     // claimant stops trusting it a little early, everyone else a little late, so no trial

@@ -1,100 +1,17 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleFixture, packageDir } from './__fixtures__/bundle-fixture.ts';
+import { bundleFixture } from './__fixtures__/bundle-fixture.ts';
 import { redisInstalled } from './__fixtures__/fleet-helpers.ts';
+import {
+  type WorkerResult as Result,
+  FleetWorkerProcess as Worker,
+} from './__fixtures__/fleet-worker-process.ts';
 import { type RedisServer, startRedisServer } from './redis-server.ts';
 
 let workerFile = '';
 let removeBundle = (): void => undefined;
-
-interface Result {
-  type: 'result';
-  code: string;
-  ran: boolean;
-  stateBefore: string;
-  at: number;
-}
-interface Change {
-  type: 'state';
-  from: string;
-  to: string;
-  origin: 'process' | 'fleet';
-  at: number;
-}
-
-/** One forked worker and what it told the parent. */
-class Worker {
-  readonly name: string;
-  readonly child: ChildProcess;
-  readonly changes: Change[] = [];
-  readonly #waiters: {
-    test: (message: { type: string }) => boolean;
-    resolve: (message: never) => void;
-  }[] = [];
-
-  /** Rejects when the process exits: a crashed worker fails the test instead of hanging it. */
-  readonly #exited: Promise<never>;
-
-  constructor(name: string) {
-    this.name = name;
-    this.child = fork(workerFile, [], {
-      cwd: packageDir,
-      // A plain-node bundle: five processes loading TypeScript through a loader each start in
-      // seconds on a busy machine; the bundle starts in milliseconds.
-      execArgv: [],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.#exited = once(this.child, 'exit').then(([code]) => {
-      throw new Error(`worker ${name} exited (${String(code)})`);
-    });
-    this.#exited.catch(() => undefined);
-    this.child.on('message', (message: { type: string }) => {
-      if (message.type === 'state') this.changes.push(message as Change);
-      if (message.type === 'error') {
-        // Surfaces in the test's output; the awaited message never comes, so the test fails.
-        process.stderr.write(`worker ${name}: ${JSON.stringify(message)}\n`);
-      }
-      const waiter = this.#waiters.find((w) => w.test(message));
-      if (waiter === undefined) return;
-      this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-      waiter.resolve(message as never);
-    });
-  }
-
-  async next<T>(test: (message: { type: string }) => boolean): Promise<T> {
-    const message = new Promise<T>((resolve) => {
-      this.#waiters.push({
-        test,
-        resolve,
-      });
-    });
-    return Promise.race([message, this.#exited]);
-  }
-
-  /** Resolves with the worker's first transition to `to` (at once if it happened already). */
-  async becomes(to: string): Promise<Change> {
-    const seen = this.changes.find((change) => change.to === to);
-    if (seen !== undefined) return seen;
-    return this.next<Change>(
-      (m) => m.type === 'state' && (m as Change).to === to,
-    );
-  }
-
-  async call(): Promise<Result> {
-    const answer = this.next<Result>((m) => m.type === 'result');
-    this.child.send({ type: 'call' });
-    return answer;
-  }
-
-  async start(options: object): Promise<{ state: string }> {
-    const ready = this.next<{ state: string }>((m) => m.type === 'ready');
-    this.child.send({ type: 'start', name: this.name, ...options });
-    return ready;
-  }
-}
 
 describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
   let redis: RedisServer;
@@ -135,7 +52,7 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
   it('opens in all 4 from one decision, runs one trial, and a fifth process starts open', async () => {
     const names = ['w1', 'w2', 'w3', 'w4', 'w5'];
     for (const name of names) {
-      const worker = new Worker(name);
+      const worker = new Worker(workerFile, name);
       workers.push(worker);
     }
     // Every process is loaded before the fleet starts, so the fifth starts its breaker at once.
@@ -225,7 +142,9 @@ describe.skipIf(!redisInstalled)('a fleet of real worker processes', () => {
 
   it('the process holding the trial goes quiet (SIGSTOP): the fleet still recovers soon after resetTimeout, never after the lease', async () => {
     healthy = false;
-    const quiet = ['q1', 'q2', 'q3', 'q4'].map((name) => new Worker(name));
+    const quiet = ['q1', 'q2', 'q3', 'q4'].map(
+      (name) => new Worker(workerFile, name),
+    );
     workers.push(...quiet);
     await Promise.all(quiet.map((w) => w.next((m) => m.type === 'loaded')));
     const [q1, q2, q3, q4] = quiet as [Worker, Worker, Worker, Worker];

@@ -19,9 +19,20 @@ export interface FleetRecord {
    */
   readonly trialBy?: string;
   readonly trialUntil?: number;
-  /** The process whose outcome decided the transition. */
+  /** The process whose outcome decided the transition (for a hold: the operator's). */
   readonly by?: string;
+  /**
+   * An operator's fleet-wide hold (`store.fleet.forceOpen` / `forceClose`): while it is held the
+   * fleet's rules never move the tool (no trial while open, no opening while closed). Only an
+   * open record holds `'open'`, only a closed one `'closed'`.
+   */
+  readonly forced?: FleetHold;
+  /** When the hold was set (server ms). */
+  readonly forcedAt?: number;
 }
+
+/** The two holds an operator can set on a tool fleet-wide. */
+export type FleetHold = 'open' | 'closed';
 
 /** A message on the fleet's channel. */
 export interface FleetEvent {
@@ -56,7 +67,17 @@ export function parseFleetRecord(value: unknown): FleetRecord | undefined {
   const { state, epoch, openedAt, leaseAt, leaseMs, by, trialBy, trialUntil } =
     parsed as Record<string, unknown>;
   if (!isTime(epoch)) return undefined;
-  const byField = typeof by === 'string' ? { by } : {};
+  const { forced, forcedAt } = parsed as Record<string, unknown>;
+  let hold: { forced?: FleetHold; forcedAt?: number } = {};
+  if (forced !== undefined) {
+    // A hold that does not match its state (or has no time) is not a record of ours.
+    if ((forced !== 'open' && forced !== 'closed') || forced !== state) {
+      return undefined;
+    }
+    if (!isTime(forcedAt)) return undefined;
+    hold = { forced, forcedAt };
+  }
+  const byField = { ...(typeof by === 'string' ? { by } : {}), ...hold };
   const claim =
     typeof trialBy === 'string' && isTime(trialUntil)
       ? { trialBy, trialUntil }

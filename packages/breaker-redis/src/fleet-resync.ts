@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type FleetCircuit } from './fleet-circuit.ts';
+import { restoreHold } from './fleet-control.ts';
 import { type FleetRecord, parseFleetRecord } from './fleet-record.ts';
 import { type FleetKeys } from './fleet-keys.ts';
 import {
@@ -42,6 +43,12 @@ export async function readFleet({
   held.delete(GENERATION_FIELD);
   for (const circuit of circuits) {
     const record = circuit.shared;
+    // An operator's hold outlives a lost state too (closed ones included).
+    if (record?.forced !== undefined && !held.has(circuit.tool)) {
+      const context = { link, keys, processId };
+      held.set(circuit.tool, await restoreHold(context, circuit.tool, record));
+      continue;
+    }
     if (
       held.has(circuit.tool) ||
       record === undefined ||

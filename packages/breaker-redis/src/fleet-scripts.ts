@@ -8,7 +8,8 @@ export interface FleetScript {
   readonly sha: string;
 }
 
-function script(source: string): FleetScript {
+/** A script with its SHA-1, for EVALSHA. */
+export function script(source: string): FleetScript {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
@@ -39,7 +40,7 @@ export const TOO_LARGE = 'not a breaker record: too large';
 // Shared by every script: the server's clock (one clock for the whole fleet), the next epoch
 // for a tool (monotonic even across a server restart, as it starts from the clock) and the
 // record of a closed tool.
-const prelude = `
+export const prelude = `
 local GENERATION = '\\0generation'
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -89,11 +90,13 @@ for i = 0, n - 1 do
   local minimum, rate = tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6])
   local win = KEYS[3 + i]
   local current = readRecord(KEYS[1], tool)
+  -- A tool held closed by an operator (see fleet-control.ts): counted, never opened.
+  local heldClosed = false
   if current then
-    -- A closed record means what no record means; the scripts never write one, anyone else may.
+    -- A closed record means what no record means; the scripts write one only for a hold.
     local ok, held = pcall(cjson.decode, current)
     if ok and type(held) == 'table' and held.state == 'closed' then
-      redis.call('HDEL', KEYS[1], tool)
+      if held.forced == 'closed' then heldClosed = current else redis.call('HDEL', KEYS[1], tool) end
       current = nil
     end
   end
@@ -127,7 +130,9 @@ for i = 0, n - 1 do
       if failures > 0 then redis.call('HINCRBY', win, 'f' .. id, failures) end
       redis.call('PEXPIRE', win, bucketMs * (buckets + 1))
     end
-    if c >= minimum and f * 100 > rate * c then
+    if heldClosed then
+      out[#out + 1] = heldClosed
+    elseif c >= minimum and f * 100 > rate * c then
       local record = { state = 'open', openedAt = now, epoch = nextEpoch(KEYS[2], tool), by = me, calls = c, failures = f }
       redis.call('HSET', KEYS[1], tool, cjson.encode(record))
       redis.call('DEL', win)
@@ -160,6 +165,8 @@ if not ok or type(record) ~= 'table' or type(record.openedAt) ~= 'number'
   or (record.state ~= 'open' and record.state ~= 'half_open') then
   return { now, current, 0 }
 end
+-- Held open by an operator: no trial until the hold is released.
+if record.forced then return { now, current, 0 } end
 `;
 
 /**

@@ -12,7 +12,9 @@ export {
   type FleetRules,
   type FleetView,
 } from './fleet-circuit.ts';
-export type { FleetRecord, FleetState } from './fleet-record.ts';
+export { FleetControl } from './fleet-control.ts';
+export type { FleetHold, FleetRecord, FleetState } from './fleet-record.ts';
+export type { FleetStatus, FleetToolStatus } from './fleet-status.ts';
 export { createRedisBreakerStore } from './create-redis-breaker-store.ts';
 export { RedisBreakerStore } from './redis-breaker-store.ts';
 export type {

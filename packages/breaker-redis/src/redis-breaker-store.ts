@@ -8,6 +8,7 @@ import {
   type FleetCircuitHost,
   type FleetRules,
 } from './fleet-circuit.ts';
+import { FleetControl } from './fleet-control.ts';
 import { FleetKeys } from './fleet-keys.ts';
 import {
   type FleetRecord,
@@ -17,7 +18,7 @@ import {
 import { FleetHeartbeat } from './fleet-heartbeat.ts';
 import { applyFleet, readFleet } from './fleet-resync.ts';
 import { outcomeBatch, recordScript } from './fleet-scripts.ts';
-import { FleetTrials } from './fleet-trials.ts';
+import { FleetTrials, type FleetTrialsContext } from './fleet-trials.ts';
 import {
   type RedisBreakerStoreHealth,
   type RedisBreakerStoreOptions,
@@ -46,6 +47,8 @@ import { RedisLink } from './redis-link.ts';
 export class RedisBreakerStore implements BreakerStateStore {
   /** This process's id in the fleet, as written in the records it decides. */
   readonly processId: string;
+  /** Fleet-wide holds (`forceOpen`, `forceClose`, `release`) and `status()`: docs/fleet.md. */
+  readonly fleet: FleetControl;
   readonly #keys: FleetKeys;
   readonly #flushMs: number;
   readonly #connectTimeoutMs: number;
@@ -70,8 +73,11 @@ export class RedisBreakerStore implements BreakerStateStore {
   #resyncing: Promise<boolean> | undefined;
   #connecting: Promise<boolean> | undefined;
   #garbageWarned = false;
+  /** Every transition anywhere in the fleet, as announced on the channel. */
   readonly #listener = (message: string): void => {
-    this.#onMessage(message);
+    const event = parseFleetEvent(message);
+    if (event === undefined) this.#garbage('(channel)');
+    else if (this.#health === 'healthy') this.#apply(event.tool, event.record);
   };
   #stats = { flushes: 0, fallbacks: 0, resyncs: 0 };
 
@@ -104,7 +110,7 @@ export class RedisBreakerStore implements BreakerStateStore {
       },
     );
     this.#beat = new FleetHeartbeat(this.#link, this.#keys, this.processId);
-    const trials = new FleetTrials({
+    const context: FleetTrialsContext = {
       link: this.#link,
       keys: this.#keys,
       processId: this.processId,
@@ -116,7 +122,9 @@ export class RedisBreakerStore implements BreakerStateStore {
       degrade: (error) => {
         this.#degrade(error);
       },
-    });
+    };
+    const trials = new FleetTrials(context);
+    this.fleet = new FleetControl(context);
     this.#host = {
       processId: this.processId,
       claimMs: this.#claimMs,
@@ -262,16 +270,6 @@ export class RedisBreakerStore implements BreakerStateStore {
       { tool },
       'Redis holds a breaker state that is not ours; that tool uses its local breaker',
     );
-  }
-
-  #onMessage(message: string): void {
-    const event = parseFleetEvent(message);
-    if (event === undefined) {
-      this.#garbage('(channel)');
-      return;
-    }
-    if (this.#health !== 'healthy') return;
-    this.#apply(event.tool, event.record);
   }
 
   #scheduleFlush(circuit: FleetCircuit): void {

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -11,12 +11,14 @@ export interface BundledFixture {
 }
 
 /**
- * Bundles `__fixtures__/<name>.ts` into one plain-node ES module. Processes loading TypeScript
- * through a loader each start in seconds on a busy machine; the bundle starts in milliseconds.
+ * Bundles `__fixtures__/<name>.ts` (or another path from there: `../cli/candor-fleet`) into one
+ * plain-node ES module. Processes loading TypeScript through a loader each start in seconds on a
+ * busy machine; the bundle starts in milliseconds.
  */
 export async function bundleFixture(name: string): Promise<BundledFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'candor-fleet-'));
-  const file = join(dir, `${name}.mjs`);
+  // `name` may be a path from here (`../cli/candor-fleet`): the bundle stays in `dir`.
+  const file = join(dir, `${basename(name)}.mjs`);
   await build({
     entryPoints: [fileURLToPath(new URL(`${name}.ts`, import.meta.url))],
     outfile: file,

@@ -17,6 +17,8 @@ interface Start {
   upstreamUrl: string;
   resetTimeoutMs: number;
   trialClaimMs?: number;
+  /** The store's command timeout; tests on a loaded machine give more than the 100 ms default. */
+  commandTimeoutMs?: number;
   keyPrefix?: string;
   tool?: string;
   name: string;
@@ -37,8 +39,15 @@ async function start(options: Start): Promise<void> {
     ...(options.trialClaimMs === undefined
       ? {}
       : { trialClaimMs: options.trialClaimMs }),
+    ...(options.commandTimeoutMs === undefined
+      ? {}
+      : { commandTimeoutMs: options.commandTimeoutMs }),
   });
-  if (!(await store.connect())) throw new Error('Redis is not reachable');
+  if (!(await store.connect())) {
+    // Closed, so that this worker can still exit when told to.
+    await store.close();
+    throw new Error('Redis is not reachable');
+  }
   const breaker = createToolBreaker(options.tool ?? 'upstream', {
     store,
     telemetry: false,
