@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { type BreakerStateStore } from '@candor/breaker';
 import { describeThrown } from '@candor/errors';
 import { guardLogger, type Logger } from '@candor/tools';
+import { checkFleetRules } from './check-fleet-rules.ts';
 import {
   FleetCircuit,
   type FleetCircuitHost,
@@ -45,6 +46,8 @@ import { RedisLink } from './redis-link.ts';
 export class RedisBreakerStore implements BreakerStateStore {
   /** This process's id in the fleet, as written in the records it decides. */
   readonly processId: string;
+  /** Refuses a breaker rule the fleet cannot follow yet (`checkFleetRules`). */
+  readonly checkRules = checkFleetRules;
   readonly #keys: FleetKeys;
   readonly #flushMs: number;
   readonly #connectTimeoutMs: number;
@@ -180,10 +183,7 @@ export class RedisBreakerStore implements BreakerStateStore {
     }
   }
 
-  /**
-   * The fleet circuit of one tool, made on first use with `rules` (later calls return the same
-   * circuit and ignore `rules`).
-   */
+  /** The fleet circuit of one tool, made on first use with `rules` (later calls ignore them). */
   circuit(tool: string, rules: FleetRules): FleetCircuit {
     const existing = this.#circuits.get(tool);
     if (existing !== undefined) return existing;

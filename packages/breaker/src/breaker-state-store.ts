@@ -97,4 +97,10 @@ export interface SharedCircuit {
 export interface BreakerStateStore {
   /** The shared circuit of one tool, made on first use with `rules`. */
   circuit(tool: string, rules: SharedCircuitRules): SharedCircuit;
+  /**
+   * Throws a `TypeError` naming a rule this store cannot follow. Called when a breaker's options
+   * are checked, with the rules beyond the time window that they ask for, so a breaker is refused
+   * at once rather than decided by other rules than it was given.
+   */
+  checkRules?(rules: Partial<SharedCircuitRules>): void;
 }
