@@ -111,6 +111,7 @@ for i = 0, n - 1 do
     out[#out + 1] = 'not a breaker window'
   else
     local c, f, s = calls, failures, slow
+    -- A count window (fleet-policy-lua.ts), else the time window's buckets, up to its 'end'.
     if windowCalls > 0 then c, f, s = countWindow(win, windowCalls, outcomes) else
     local id = math.floor(now / bucketMs)
     -- Fields this script did not write (another name, an old or future bucket, a count that is
@@ -136,7 +137,7 @@ for i = 0, n - 1 do
       if slow > 0 then redis.call('HINCRBY', win, 's' .. id, slow) end
       redis.call('PEXPIRE', win, bucketMs * (buckets + 1))
     end
-    end
+    end -- the time window
     if trips(c, f, s, minimum, rate, slowRate) then
       local record = { state = 'open', openedAt = now, epoch = nextEpoch(KEYS[2], tool), by = me, calls = c, failures = f }
       redis.call('HSET', KEYS[1], tool, cjson.encode(record))
