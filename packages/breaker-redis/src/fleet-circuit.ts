@@ -5,6 +5,7 @@ import {
   type SharedCircuitRules,
   type SharedView,
 } from '@candor/breaker';
+import { outcomeDigit } from './fleet-policy-lua.ts';
 import { type FleetRecord } from './fleet-record.ts';
 
 /** The rules one tool's shared circuit follows: the local breaker's, applied to the fleet. */
@@ -66,6 +67,9 @@ export class FleetCircuit implements SharedCircuit {
   /** Outcomes not yet written. */
   pendingCalls = 0;
   pendingFailures = 0;
+  pendingSlow = 0;
+  /** A count window's outcomes in order (see `outcomeDigit`); empty for a time window. */
+  pendingOutcomes = '';
 
   constructor(tool: string, rules: FleetRules, host: FleetCircuitHost) {
     this.tool = tool;
@@ -187,17 +191,22 @@ export class FleetCircuit implements SharedCircuit {
    * rules count it as a failure. Outcomes of `run` calls are written in batches; a trial's
    * result is written at once (after its lease), and decides for the whole fleet.
    */
-  record(admission: FleetAdmission, failed: boolean): void {
+  record(admission: FleetAdmission, failed: boolean, slow = false): void {
     switch (admission.kind) {
       case 'run':
         this.pendingCalls += 1;
         if (failed) this.pendingFailures += 1;
+        if (slow) this.pendingSlow += 1;
+        if (this.rules.windowCalls !== undefined) {
+          this.pendingOutcomes += outcomeDigit(failed, slow);
+        }
         this.#host.scheduleFlush(this);
         return;
       case 'trial': {
         if (this.#heldTrial === admission.token) this.#heldTrial = undefined;
+        // One trial: a slow one (slow is only said when slow calls count) reopens as a failure.
         const settle = (): void => {
-          this.#host.settleTrial(this, admission.token, failed);
+          this.#host.settleTrial(this, admission.token, failed || slow);
         };
         // The lease is taken before the result is written, or the result would find no lease.
         if (this.#starting === undefined) settle();

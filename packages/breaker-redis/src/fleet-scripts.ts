@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type FleetCircuit } from './fleet-circuit.ts';
 import { type FleetKeys } from './fleet-keys.ts';
+import { policyLua } from './fleet-policy-lua.ts';
 
 /** A Lua script run with EVALSHA, falling back to EVAL when the server has lost it. */
 export interface FleetScript {
@@ -75,19 +76,23 @@ end
 /**
  * Adds a batch of outcomes to each tool's shared window and opens the tools whose window now
  * breaks the rules. KEYS: states, epochs, then one window per tool. ARGV: channel, process id,
- * then 7 per tool: name, calls, failures, bucketMs, buckets, minimumCalls, failureRatePct.
- * Returns the server time, then each tool's record as JSON.
+ * then 11 per tool: name, calls, failures, bucketMs, buckets, minimumCalls, failureRatePct, slow
+ * calls, slowCallRatePct (0: none is slow), windowCalls (0: the time window) and the outcome
+ * digits of a count window (see fleet-policy-lua.ts). Returns the server time, then each tool's
+ * record as JSON.
  */
-export const recordScript = script(`${prelude}
+export const recordScript = script(`${prelude}${policyLua}
 local channel, me = ARGV[1], ARGV[2]
 local out = { now }
-local n = (#ARGV - 2) / 7
+local n = (#ARGV - 2) / 11
 for i = 0, n - 1 do
-  local a = 3 + i * 7
+  local a = 3 + i * 11
   local tool = ARGV[a]
   local calls, failures = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   local bucketMs, buckets = tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
   local minimum, rate = tonumber(ARGV[a + 5]), tonumber(ARGV[a + 6])
+  local slow, slowRate = tonumber(ARGV[a + 7]), tonumber(ARGV[a + 8])
+  local windowCalls, outcomes = tonumber(ARGV[a + 9]), ARGV[a + 10]
   local win = KEYS[3 + i]
   local current = readRecord(KEYS[1], tool)
   -- A tool held closed by an operator (see fleet-control.ts): counted, never opened.
@@ -108,31 +113,37 @@ for i = 0, n - 1 do
     -- alone falls back to its local breaker, and the batch's other tools are still counted.
     out[#out + 1] = 'not a breaker window'
   else
+    local c, f, s = calls, failures, slow
+    -- A count window (fleet-policy-lua.ts), else the time window's buckets, up to its 'end'.
+    if windowCalls > 0 then c, f, s = countWindow(win, windowCalls, outcomes) else
     local id = math.floor(now / bucketMs)
     -- Fields this script did not write (another name, an old or future bucket, a count that is
     -- not a plain integer, which HINCRBY would reject) are dropped before counting.
     local fields = redis.call('HGETALL', win)
-    local c, f = calls, failures
     for j = 1, #fields, 2 do
-      local kind, digits = string.match(fields[j], '^([cf])(%d+)$')
+      local kind, digits = string.match(fields[j], '^([cfs])(%d+)$')
       local bucket = tonumber(digits)
       local count = string.match(fields[j + 1], '^%d%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?$')
       if bucket == nil or bucket <= id - buckets or bucket > id or count == nil then
         redis.call('HDEL', win, fields[j])
       elseif kind == 'c' then
         c = c + tonumber(count)
-      else
+      elseif kind == 'f' then
         f = f + tonumber(count)
+      else
+        s = s + tonumber(count)
       end
     end
     if calls > 0 then
       redis.call('HINCRBY', win, 'c' .. id, calls)
       if failures > 0 then redis.call('HINCRBY', win, 'f' .. id, failures) end
+      if slow > 0 then redis.call('HINCRBY', win, 's' .. id, slow) end
       redis.call('PEXPIRE', win, bucketMs * (buckets + 1))
     end
+    end -- the time window
     if heldClosed then
       out[#out + 1] = heldClosed
-    elseif c >= minimum and f * 100 > rate * c then
+    elseif trips(c, f, s, minimum, rate, slowRate) then
       local record = { state = 'open', openedAt = now, epoch = nextEpoch(KEYS[2], tool), by = me, calls = c, failures = f }
       redis.call('HSET', KEYS[1], tool, cjson.encode(record))
       redis.call('DEL', win)
@@ -281,9 +292,15 @@ export function outcomeBatch(
       rules.buckets,
       rules.minimumCalls,
       rules.failureRatePct,
+      circuit.pendingSlow,
+      rules.slowCallRatePct ?? 0,
+      rules.windowCalls ?? 0,
+      circuit.pendingOutcomes,
     );
     circuit.pendingCalls = 0;
     circuit.pendingFailures = 0;
+    circuit.pendingSlow = 0;
+    circuit.pendingOutcomes = '';
   }
   return { names, args };
 }

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { type BreakerStateStore } from '@candor/breaker';
 import { describeThrown } from '@candor/errors';
 import { guardLogger, type Logger } from '@candor/tools';
+import { checkFleetRules } from './check-fleet-rules.ts';
 import {
   FleetCircuit,
   type FleetCircuitHost,
@@ -49,6 +50,8 @@ export class RedisBreakerStore implements BreakerStateStore {
   readonly processId: string;
   /** Fleet-wide holds (`forceOpen`, `forceClose`, `release`) and `status()`: docs/fleet.md. */
   readonly fleet: FleetControl;
+  /** Refuses a breaker rule the fleet cannot follow yet (`checkFleetRules`). */
+  readonly checkRules = checkFleetRules;
   readonly #keys: FleetKeys;
   readonly #flushMs: number;
   readonly #connectTimeoutMs: number;
@@ -191,10 +194,7 @@ export class RedisBreakerStore implements BreakerStateStore {
     }
   }
 
-  /**
-   * The fleet circuit of one tool, made on first use with `rules` (later calls return the same
-   * circuit and ignore `rules`).
-   */
+  /** The fleet circuit of one tool, made on first use with `rules` (later calls ignore them). */
   circuit(tool: string, rules: FleetRules): FleetCircuit {
     const existing = this.#circuits.get(tool);
     if (existing !== undefined) return existing;

@@ -18,6 +18,15 @@ export interface SharedCircuitRules {
   readonly failureRatePct: number;
   /** How long the trial lease lasts if its holder never reports (it died or hangs). */
   readonly leaseMs: number;
+  /**
+   * Only when the breaker counts slow calls (`slowCallMs`): opens when the shared window's slow
+   * calls are at or above this percentage; each recorded outcome then says whether it was slow.
+   */
+  readonly slowCallRatePct?: number;
+  /** Only for a count window: the shared window is the fleet's last `windowCalls` calls. */
+  readonly windowCalls?: number;
+  /** Only when more than 1: trial calls let through at once while half-open, fleet-wide. */
+  readonly permittedCallsInHalfOpen?: number;
 }
 
 /**
@@ -61,8 +70,11 @@ export interface SharedCircuit {
    * the background; once granted, a later call of this process gets `trial`.
    */
   admit(): SharedAdmission;
-  /** Records an admitted call's outcome (`failed`: the breaker's rules count it as a failure). */
-  record(admission: SharedAdmission, failed: boolean): void;
+  /**
+   * Records an admitted call's outcome (`failed`: the breaker's rules count it as a failure;
+   * `slow`: it took longer than `slowCallMs`, always `false` unless the rules have a slow rate).
+   */
+  record(admission: SharedAdmission, failed: boolean, slow?: boolean): void;
   /** The shared record's open timestamp (the store's clock, in ms), while it is open. */
   readonly openedAt?: number | undefined;
   /** Calls `listener` on every change of the view. Returns an unsubscribe function. */
@@ -85,4 +97,10 @@ export interface SharedCircuit {
 export interface BreakerStateStore {
   /** The shared circuit of one tool, made on first use with `rules`. */
   circuit(tool: string, rules: SharedCircuitRules): SharedCircuit;
+  /**
+   * Throws a `TypeError` naming a rule this store cannot follow. Called when a breaker's options
+   * are checked, with the rules beyond the time window that they ask for, so a breaker is refused
+   * at once rather than decided by other rules than it was given.
+   */
+  checkRules?(rules: Partial<SharedCircuitRules>): void;
 }

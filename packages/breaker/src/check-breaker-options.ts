@@ -4,6 +4,10 @@ import {
   MAX_TIMER_MS,
   MAX_WINDOW_CALLS,
 } from './breaker-defaults.ts';
+import {
+  type BreakerStateStore,
+  type SharedCircuitRules,
+} from './breaker-state-store.ts';
 import { readOption, shown } from './read-breaker-options.ts';
 
 const knownKeys: ReadonlySet<string> = new Set([
@@ -206,6 +210,29 @@ function checkPolicies(options: Readonly<Record<string, unknown>>): void {
       'Breaker option "slowCallRatePct" needs "slowCallMs" (how long a call may take before it counts as slow)',
     );
   }
+  checkStoreRules(options);
+}
+
+/** A store that cannot follow the policies asked for says so (see `checkRules`). */
+function checkStoreRules(options: Readonly<Record<string, unknown>>): void {
+  const store = options['store'] as BreakerStateStore | undefined;
+  const check: unknown = readOption(
+    'store',
+    () => (store as { checkRules?: unknown } | undefined)?.checkRules,
+  );
+  if (store === undefined || typeof check !== 'function') return;
+  const rules: Partial<Record<keyof SharedCircuitRules, number>> = {};
+  const windowCalls = numberOf(options, 'windowCalls');
+  if (windowCalls !== undefined) rules.windowCalls = windowCalls;
+  if ('slowCallMs' in options) {
+    rules.slowCallRatePct =
+      numberOf(options, 'slowCallRatePct') ?? breakerDefaults.slowCallRatePct;
+  }
+  const permitted = numberOf(options, 'permittedCallsInHalfOpen');
+  if (permitted !== undefined && permitted > 1) {
+    rules.permittedCallsInHalfOpen = permitted;
+  }
+  if (Object.keys(rules).length > 0) Reflect.apply(check, store, [rules]);
 }
 
 function checkCombination(options: Readonly<Record<string, unknown>>): void {

@@ -4,6 +4,7 @@ import {
   type SharedAdmission,
   type SharedChange,
   type SharedCircuit,
+  type SharedCircuitRules,
   type SharedView,
 } from './breaker-state-store.ts';
 import { onceWarning } from './once-warning.ts';
@@ -26,15 +27,20 @@ export class FleetCircuit {
   readonly #shared: SharedCircuit;
   readonly #unsubscribe: () => void;
   readonly #storeFailed: (error: unknown) => void;
+  readonly #slowCallMs: number | undefined;
 
   private constructor(
     shared: SharedCircuit,
     unsubscribe: () => void,
-    storeFailed: (error: unknown) => void,
+    own: {
+      readonly storeFailed: (error: unknown) => void;
+      readonly slowCallMs: number | undefined;
+    },
   ) {
     this.#shared = shared;
     this.#unsubscribe = unsubscribe;
-    this.#storeFailed = storeFailed;
+    this.#storeFailed = own.storeFailed;
+    this.#slowCallMs = own.slowCallMs;
   }
 
   /** The tool's circuit in the store, if one is configured and answers; else `undefined`. */
@@ -49,21 +55,27 @@ export class FleetCircuit {
     let shared: SharedCircuit;
     let unsubscribe: () => void;
     try {
-      shared = store.circuit(join.tool, {
-        resetTimeoutMs: options.resetTimeoutMs,
-        windowMs: options.windowMs,
-        buckets: options.buckets,
-        minimumCalls: options.minimumCalls,
-        failureRatePct: options.failureRatePct,
-        // The trial's lease outlives the longest a call may run under this breaker.
-        leaseMs: options.timeoutMs + options.graceMs,
-      });
+      shared = store.circuit(join.tool, sharedRules(options));
       unsubscribe = shared.onChange(join.onChange);
     } catch (error: unknown) {
       storeFailed(error);
       return undefined;
     }
-    return new FleetCircuit(shared, unsubscribe, storeFailed);
+    return new FleetCircuit(shared, unsubscribe, {
+      storeFailed,
+      slowCallMs: options.slowCallMs,
+    });
+  }
+
+  /** When a call admitted now started; no clock read unless slow calls count. */
+  startedAt(): number {
+    return this.#slowCallMs === undefined ? 0 : Date.now();
+  }
+
+  /** Whether a call that started at `startedAt` and ends now took longer than `slowCallMs`. */
+  isSlow(startedAt: number): boolean {
+    const limit = this.#slowCallMs;
+    return limit !== undefined && Date.now() - startedAt > limit;
   }
 
   /** The shared view admissions follow now, or `local`. */
@@ -92,9 +104,12 @@ export class FleetCircuit {
   }
 
   /** Hands an admitted call's outcome to the shared window (or trial). */
-  record(admission: SharedAdmission, failed: boolean): void {
+  record(admission: SharedAdmission, failed: boolean, slow: boolean): void {
     try {
-      this.#shared.record(admission, failed);
+      // Said only when slow calls count, so a store without the rule sees what it always saw.
+      if (this.#slowCallMs === undefined)
+        this.#shared.record(admission, failed);
+      else this.#shared.record(admission, failed, slow);
     } catch (error: unknown) {
       this.#storeFailed(error);
     }
@@ -104,4 +119,31 @@ export class FleetCircuit {
   leave(): void {
     this.#unsubscribe();
   }
+}
+
+/**
+ * The breaker's rules as the store follows them. The policies' rules are there only when asked
+ * for, so a store that predates them sees the rules it always saw.
+ */
+export function sharedRules(
+  options: ResolvedBreakerOptions,
+): SharedCircuitRules {
+  return {
+    resetTimeoutMs: options.resetTimeoutMs,
+    windowMs: options.windowMs,
+    buckets: options.buckets,
+    minimumCalls: options.minimumCalls,
+    failureRatePct: options.failureRatePct,
+    // The trial's lease outlives the longest a call may run under this breaker.
+    leaseMs: options.timeoutMs + options.graceMs,
+    ...(options.slowCallMs === undefined
+      ? {}
+      : { slowCallRatePct: options.slowCallRatePct }),
+    ...(options.windowCalls === undefined
+      ? {}
+      : { windowCalls: options.windowCalls }),
+    ...(options.permittedCallsInHalfOpen === 1
+      ? {}
+      : { permittedCallsInHalfOpen: options.permittedCallsInHalfOpen }),
+  };
 }

@@ -1,13 +1,15 @@
 // The options of the policies opossum lacks: checked with errors that name them, and defaults
 // that change nothing.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type BreakerOptions,
   breakerDefaults,
   resolveBreakerOptions,
   validateBreakerOptions,
 } from './breaker-options.ts';
+import { type BreakerStateStore } from './breaker-state-store.ts';
 import { usesPolicies } from './circuit-policy.ts';
+import { sharedRules } from './fleet-circuit.ts';
 import { failOnProcessWarnings } from './__fixtures__/process-warnings.ts';
 
 failOnProcessWarnings();
@@ -104,5 +106,63 @@ describe('the policy options', () => {
     expect(
       usesPolicies(resolveBreakerOptions({ permittedCallsInHalfOpen: 1 })),
     ).toBe(false);
+  });
+});
+
+describe('the policies and a state store', () => {
+  it('asks the store to check only the rules beyond the time window that are asked for', () => {
+    const checkRules = vi.fn();
+    const store: BreakerStateStore = {
+      circuit: () => {
+        throw new Error('not used');
+      },
+      checkRules,
+    };
+    validateBreakerOptions({ store });
+    validateBreakerOptions({ store, permittedCallsInHalfOpen: 1 });
+    expect(checkRules).not.toHaveBeenCalled();
+    validateBreakerOptions({
+      store,
+      windowCalls: 10,
+      slowCallMs: 200,
+      permittedCallsInHalfOpen: 2,
+    });
+    expect(checkRules).toHaveBeenCalledWith({
+      windowCalls: 10,
+      slowCallRatePct: 100,
+      permittedCallsInHalfOpen: 2,
+    });
+    checkRules.mockImplementation(() => {
+      throw new TypeError('"windowCalls" is not supported with this store');
+    });
+    expect(() => {
+      validateBreakerOptions({ store, windowCalls: 10 });
+    }).toThrow(/not supported with this store/);
+  });
+
+  it('hands the store the policies’ rules only when they are asked for', () => {
+    const plain = sharedRules(resolveBreakerOptions({}));
+    expect(Object.keys(plain).sort()).toEqual([
+      'buckets',
+      'failureRatePct',
+      'leaseMs',
+      'minimumCalls',
+      'resetTimeoutMs',
+      'windowMs',
+    ]);
+    expect(
+      sharedRules(
+        resolveBreakerOptions({
+          slowCallMs: 10,
+          slowCallRatePct: 40,
+          windowCalls: 20,
+          permittedCallsInHalfOpen: 3,
+        }),
+      ),
+    ).toMatchObject({
+      slowCallRatePct: 40,
+      windowCalls: 20,
+      permittedCallsInHalfOpen: 3,
+    });
   });
 });

@@ -16,6 +16,7 @@ export class SharedOutcome implements Admission {
   readonly #breaker: SharedSettler;
   readonly #fleet: FleetCircuit;
   readonly #admission: SharedAdmission;
+  readonly #startedAt: number;
 
   constructor(
     breaker: SharedSettler,
@@ -25,11 +26,14 @@ export class SharedOutcome implements Admission {
     this.#breaker = breaker;
     this.#fleet = fleet;
     this.#admission = admission;
+    this.#startedAt = fleet.startedAt();
   }
 
   record(response: ToolResponse): void {
     if (this.#recorded) return;
     this.#recorded = true;
-    this.#fleet.record(this.#admission, this.#breaker.settleShared(response));
+    const fleet = this.#fleet;
+    const slow = fleet.isSlow(this.#startedAt);
+    fleet.record(this.#admission, this.#breaker.settleShared(response), slow);
   }
 }
