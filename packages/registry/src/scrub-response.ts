@@ -21,9 +21,20 @@ export function scrubResponse(
   argumentSecrets: readonly string[],
   unnamed: boolean,
 ): ToolResponse {
-  const secrets = argumentSecrets.length === 0 ? [] : [...argumentSecrets];
   const details =
     response.status === 'error' ? response.errorInfo.details : undefined;
+  // Most calls: no secret from the arguments, and nothing a secret key could hide in (no data,
+  // details, context or other field that is an object); the walks below would find nothing.
+  if (
+    argumentSecrets.length === 0 &&
+    !unnamed &&
+    response.status !== 'error' &&
+    !isObject('data' in response ? response.data : undefined) &&
+    !isObject(response.context)
+  ) {
+    return response;
+  }
+  const secrets = argumentSecrets.length === 0 ? [] : [...argumentSecrets];
   const dataKeyed =
     'data' in response && redactor.collectSecrets(response.data, secrets);
   const detailsKeyed = redactor.collectSecrets(details, secrets);
@@ -76,6 +87,10 @@ export function scrubResponse(
         },
       };
   }
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
 /** Whether `key` is a field the wire schema names for a response of this status. */

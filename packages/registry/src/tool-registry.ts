@@ -1,10 +1,9 @@
 import { type BreakerOptions, type BreakerSnapshot } from '@candor/breaker';
-import { describeThrown } from '@candor/errors';
 import {
   type AnyToolDefinition,
   isToolDefinition,
   ToolProtocolError,
-  ToolResponse,
+  type ToolResponse,
 } from '@candor/tools';
 import { type Span } from '@opentelemetry/api';
 import { askApproval } from './ask-approval.ts';
@@ -16,7 +15,7 @@ import {
 } from './call-types.ts';
 import { checkCall } from './check-call.ts';
 import { decodeArguments, type ParsedArguments } from './decode-arguments.ts';
-import { finishCall } from './finish-call.ts';
+import { failedWhileCalling, finishWhenSettled } from './finish-call.ts';
 import { listTools } from './list-tools.ts';
 import { isFound, lookupFailure, lookupTool } from './lookup-tool.ts';
 import { nextCallId } from './next-call-id.ts';
@@ -138,7 +137,7 @@ export class ToolRegistry {
    * retries), normalisation, output checking, then finishing: stats, scrubbing, capping, one
    * `tool:end` event and one log line.
    */
-  async call(
+  call(
     name: string,
     args?: unknown,
     options?: CallOptions,
@@ -152,7 +151,7 @@ export class ToolRegistry {
     let span: Span | undefined;
     let params: unknown;
     let secrets: readonly string[] = noSecrets;
-    let result: StageResult;
+    let result: StageResult | Promise<StageResult>;
     try {
       // Looked up once: the span and the pipeline read the same entry.
       const entry = lookupTool(seam, toolName);
@@ -176,40 +175,23 @@ export class ToolRegistry {
         onProgress: given.onProgress,
         traced: span !== undefined,
       };
-      const activeSpan = span;
-      const pending =
-        seam.telemetry === undefined || activeSpan === undefined
+      result =
+        span === undefined
           ? this.#pipeline(request)
-          : seam.telemetry.activate(activeSpan, () => this.#pipeline(request));
-      // A synchronous tool with a synchronous schema settles without a single await.
-      result = pending instanceof Promise ? await pending : pending;
+          : this.#traced(span, request);
     } catch (error: unknown) {
-      // Only a bug of ours lands here; the caller still gets a valid response.
-      result = {
-        stage: 'run',
-        response: ToolResponse.error(
-          'INTERNAL_ERROR',
-          `The registry failed while calling "${toolName}": ${describeThrown(error)}`,
-        ),
-      };
+      result = failedWhileCalling(toolName, error);
     }
-    const done = { toolName, callId, params, secrets, started, result, span };
-    try {
-      return finishCall(seam, done);
-    } catch (error: unknown) {
-      // Still inside the never-reject boundary: a bug after the run gives a valid response too.
-      return finishCall(seam, {
-        ...done,
-        secrets: noSecrets,
-        result: {
-          stage: result.stage,
-          response: ToolResponse.error(
-            'INTERNAL_ERROR',
-            `The registry failed while finishing the call to "${toolName}": ${describeThrown(error)}`,
-          ),
-        },
-      });
-    }
+    // A synchronous tool with a synchronous schema settles without a single await.
+    return finishWhenSettled(seam, {
+      toolName,
+      callId,
+      params,
+      secrets,
+      started,
+      result,
+      span,
+    });
   }
 
   /**
@@ -224,6 +206,13 @@ export class ToolRegistry {
     options?: CheckOptions,
   ): Promise<CheckResult> {
     return checkCall(this.#seam, name, args, options);
+  }
+
+  /** The pipeline with the call's span active (its own frame: the closure is made only here). */
+  #traced(span: Span, call: CallRequest): StageResult | Promise<StageResult> {
+    const telemetry = this.#seam.telemetry;
+    if (telemetry === undefined) return this.#pipeline(call);
+    return telemetry.activate(span, () => this.#pipeline(call));
   }
 
   /** Everything from the lookup on; a value when nothing on the way is asynchronous. */

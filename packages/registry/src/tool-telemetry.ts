@@ -269,11 +269,14 @@ export class ToolTelemetry {
     call: TracedCallEnd,
     response: ToolResponse,
   ): void {
+    const duration = this.#duration;
+    // The API's no-op meter and no span (no SDK registered): nothing to record.
+    if (duration === undefined && span === undefined) return;
     const code =
       response.status === 'error' ? response.errorInfo.code : undefined;
     try {
       const constants = this.#tools.get(call.toolName) ?? this.#unknown;
-      this.#duration?.record(
+      duration?.record(
         response.stats.timeMs / 1000,
         constants.metricAttributes(code),
       );
