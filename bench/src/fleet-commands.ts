@@ -35,11 +35,6 @@ export interface FleetCommandsRow {
   readonly rates: readonly CallRateRow[];
   /** `redis-server --version`'s `v=` part. */
   readonly redisVersion: string;
-  /**
-   * Redis's own time per EVALSHA over the run (INFO commandstats `usec_per_call`), the figure that
-   * says how many of these one primary's core can run a second. MONITOR is on meanwhile.
-   */
-  readonly usecPerScript: number | undefined;
 }
 
 /** How long each window lasts. */
@@ -155,7 +150,6 @@ export async function measureFleetCommands(
       idleSeconds: options.idleMs / 1000,
       rates,
       redisVersion: redisVersion(),
-      usecPerScript: await monitor.usecPerCall('evalsha'),
     };
   } finally {
     monitor.close();

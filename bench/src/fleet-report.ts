@@ -63,10 +63,6 @@ export function fleetSection(row: FleetCommandsRow | undefined): string[] {
     '',
     `One process with \`createRedisBreakerStore\` at its defaults against a local \`redis-server\` ${row.redisVersion} that the bench starts; \`registry.call\` on the trivial tool, paced by a timer at each call rate. A second connection runs \`MONITOR\`: a command is a line it prints from the store's connections (not the lines of commands a script runs inside Redis, nor the monitor's own marks). The idle rate is the store's commands over the time between its first and last one in the window. \`docs/fleet.md\` turns these into a sizing table.`,
     '',
-    row.usecPerScript === undefined
-      ? 'Redis did not report its time per script.'
-      : `Redis's own time per script call (INFO commandstats, \`usec_per_call\` of EVALSHA, MONITOR on): ${row.usecPerScript.toFixed(2)} µs, so one core of this server runs about ${Math.round(1e6 / row.usecPerScript).toLocaleString('en')} a second.`,
-    '',
     markdownTable(
       [
         'process',

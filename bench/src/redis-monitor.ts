@@ -35,8 +35,6 @@ export function parseMonitorLine(line: string): MonitorLine {
 export async function watchRedis(url: string): Promise<{
   readonly lines: MonitorLine[];
   readonly mark: (label: string) => Promise<number>;
-  /** Microseconds of Redis's own time per call of `command`, from INFO commandstats. */
-  readonly usecPerCall: (command: string) => Promise<number | undefined>;
   readonly close: () => void;
 }> {
   const monitor = createClient({ url });
@@ -60,14 +58,6 @@ export async function watchRedis(url: string): Promise<{
       });
       await marker.sendCommand(['ECHO', label]);
       return seen;
-    },
-    usecPerCall: async (command) => {
-      const info = await marker.info('commandstats');
-      const found = new RegExp(
-        `^cmdstat_${command.toLowerCase()}:.*usec_per_call=([\\d.]+)`,
-        'm',
-      ).exec(info);
-      return found === null ? undefined : Number(found[1]);
     },
     close: () => {
       monitor.destroy();

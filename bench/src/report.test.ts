@@ -199,7 +199,6 @@ describe('renderReport', () => {
         { rate: 1_000, calls: 3_000, commands: 270, seconds: 3 },
       ],
       redisVersion: '7.0.15',
-      usecPerScript: undefined,
     };
     const report = renderReport({ ...results, fleet });
     expect(report).toContain('### 5. Redis commands of one process');
