@@ -31,6 +31,21 @@ describe('parseBenchOptions', () => {
     expect(parseBenchOptions(['--', '--quick']).quick).toBe(true);
   });
 
+  it('runs one row alone with --only, and refuses a row it does not know', () => {
+    expect(parseBenchOptions([]).only).toBeUndefined();
+    expect(parseBenchOptions(['--only', 'fleet']).only).toBe('fleet');
+    expect(() => parseBenchOptions(['--only', 'memory'])).toThrow(
+      /--only takes one of fleet, got "memory"/,
+    );
+  });
+
+  it('gives the command-rate row longer windows in the full run, and the slowest rate the longest', () => {
+    const full = parseBenchOptions([]).fleet;
+    const quick = parseBenchOptions(['--quick']).fleet;
+    expect(quick.idleMs).toBeLessThan(full.idleMs);
+    expect(full.windowMs[10]).toBeGreaterThanOrEqual(full.windowMs[1_000] ?? 0);
+  });
+
   it('refuses an unknown option with the usage line', () => {
     expect(() => parseBenchOptions(['--fast'])).toThrow(UsageError);
     expect(() => parseBenchOptions(['--fast'])).toThrow(

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { type FleetCommandsOptions } from './fleet-commands.ts';
 import { type MeasureOptions } from './measure-tasks.ts';
 
 /** Everything a run needs to know, from the command line. */
@@ -24,10 +25,18 @@ export interface BenchOptions {
   readonly traceBytes: number;
   /** Turns of baseline and normaliser on the large trace. */
   readonly traceRounds: number;
+  /** Windows of row 5, the Redis store's command rate. */
+  readonly fleet: FleetCommandsOptions;
+  /** Runs only this row, prints it and writes nothing (`--only fleet`). */
+  readonly only: BenchRow | undefined;
 }
 
+/** The rows `--only` can pick. */
+export const benchRows = ['fleet'] as const;
+export type BenchRow = (typeof benchRows)[number];
+
 /** The usage line printed with `--help` and with a bad option. */
-export const usage = 'usage: pnpm bench [--quick]';
+export const usage = `usage: pnpm bench [--quick] [--only ${benchRows.join('|')}]`;
 
 /** Thrown for a command line the bench does not understand; its message is for the user. */
 export class UsageError extends Error {
@@ -39,7 +48,7 @@ export class UsageError extends Error {
  * which keeps every row alive in well under a minute.
  */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
-  let values: { quick?: boolean; help?: boolean };
+  let values: { quick?: boolean; help?: boolean; only?: string };
   // `pnpm bench --quick` reaches us as `-- --quick`: the root script forwards with `--`.
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   try {
@@ -48,6 +57,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       options: {
         quick: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        only: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -55,6 +65,12 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   } catch (error: unknown) {
     throw new UsageError(
       `${error instanceof Error ? error.message : String(error)}\n${usage}`,
+    );
+  }
+  const only = values.only;
+  if (only !== undefined && !benchRows.some((row) => row === only)) {
+    throw new UsageError(
+      `--only takes one of ${benchRows.join(', ')}, got "${only}"\n${usage}`,
     );
   }
   const quick = values.quick === true;
@@ -73,5 +89,10 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     memoryTools: quick ? 1_000 : 10_000,
     traceBytes: quick ? 4_000_000 : 100_000_000,
     traceRounds: quick ? 1 : 3,
+    // Slower rates get longer windows, so each counts enough calls (and beats).
+    fleet: quick
+      ? { idleMs: 3_500, windowMs: { 10: 2_000, 100: 1_000, 1_000: 1_000 } }
+      : { idleMs: 10_000, windowMs: { 10: 10_000, 100: 5_000, 1_000: 3_000 } },
+    only: only as BenchRow | undefined,
   };
 }

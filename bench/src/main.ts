@@ -10,6 +10,8 @@ import { measureAgentRun } from './agent-run.ts';
 import { measureAgentTracing } from './agent-tracing.ts';
 import { parseBenchOptions, usage, UsageError } from './bench-options.ts';
 import { measureCallOverhead } from './call-overhead.ts';
+import { measureFleetCommands } from './fleet-commands.ts';
+import { fleetSection } from './fleet-report.ts';
 import { machineInfo } from './machine-info.ts';
 import { measureMemory } from './memory-row.ts';
 import { peerVersions } from './peer-versions.ts';
@@ -45,7 +47,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (options.help) {
     process.stdout.write(
-      `${usage}\n\n  --quick  CI's smoke run: small sizes, short timings, nothing written to docs/\n`,
+      `${usage}\n\n  --quick  CI's smoke run: small sizes, short timings, nothing written to docs/\n  --only   one row alone, printed; nothing written to docs/\n`,
     );
     return 0;
   }
@@ -54,18 +56,26 @@ async function main(argv: readonly string[]): Promise<number> {
   progress(
     `${options.quick ? 'quick' : 'full'} run on ${machine.cpu}, Node ${machine.node}, load ${machine.loadAverage.toFixed(2)}`,
   );
-  progress('1/4 one tool call');
+  if (options.only === 'fleet') {
+    progress('5/5 Redis commands of one process, alone');
+    const fleet = await measureFleetCommands(options.fleet);
+    process.stdout.write(`${fleetSection(fleet).join('\n')}\n`);
+    return 0;
+  }
+  progress('1/5 one tool call');
   const call = (await measureCallOverhead(options.timing)).timings;
-  progress('2/4 one agent run');
+  progress('2/5 one agent run');
   const agent = await measureAgentRun(options.agentTiming);
-  progress('2b/4 one agent run, telemetry on a no-op API and off');
+  progress('2b/5 one agent run, telemetry on a no-op API and off');
   const tracing = await measureAgentTracing(options.tracingTiming);
   progress(
-    `3/4 heap and timers of ${options.memoryTools.toLocaleString('en')} tools`,
+    `3/5 heap and timers of ${options.memoryTools.toLocaleString('en')} tools`,
   );
   const memory = await measureMemory(options.memoryTools);
-  progress(`4/4 trace normalisation on ${String(options.traceBytes / 1e6)} MB`);
+  progress(`4/5 trace normalisation on ${String(options.traceBytes / 1e6)} MB`);
   const trace = await measureTraces(options.traceBytes, options.traceRounds);
+  progress('5/5 Redis commands of one process with the Redis breaker store');
+  const fleet = await measureFleetCommands(options.fleet);
   const report = renderReport({
     quick: options.quick,
     machine,
@@ -76,6 +86,7 @@ async function main(argv: readonly string[]): Promise<number> {
     tracing,
     memory,
     trace,
+    fleet,
     rounds: options.timing.rounds,
     seconds: (performance.now() - started) / 1000,
   });

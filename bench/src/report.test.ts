@@ -185,6 +185,31 @@ describe('renderReport', () => {
     }
   });
 
+  it('adds the Redis command-rate row and its two goals when it was measured, and says it was skipped when not', () => {
+    expect(renderReport(results)).toContain(
+      'Skipped: `redis-server` is not installed',
+    );
+    const fleet = {
+      idlePerSecond: 1,
+      idleCommands: 10,
+      idleSeconds: 10,
+      rates: [
+        { rate: 10, calls: 100, commands: 110, seconds: 10 },
+        { rate: 100, calls: 500, commands: 330, seconds: 5 },
+        { rate: 1_000, calls: 3_000, commands: 270, seconds: 3 },
+      ],
+      redisVersion: '7.0.15',
+    };
+    const report = renderReport({ ...results, fleet });
+    expect(report).toContain('### 5. Redis commands of one process');
+    expect(report).toMatch(
+      /\| Redis store: commands a second of an idle process \(MONITOR\) +\| 1 commands\/s +\| ≤ 1 commands\/s +\| met/,
+    );
+    expect(judgeGoals({ ...results, fleet }).length).toBe(
+      judgeGoals(results).length + 2,
+    );
+  });
+
   it('marks a quick run so it cannot pass for a result', () => {
     const report = renderReport({ ...results, quick: true });
     expect(report).toContain('QUICK MODE');

@@ -1,6 +1,8 @@
 import { agentTask } from './agent-run.ts';
 import { tracingTask } from './agent-tracing.ts';
 import { callTask } from './call-overhead.ts';
+import { type FleetCommandsRow } from './fleet-commands.ts';
+import { fleetGoals, fleetSection } from './fleet-report.ts';
 import {
   formatDuration,
   formatMegabytes,
@@ -32,6 +34,8 @@ export interface BenchResults {
   readonly tracing: readonly TaskTiming[];
   readonly memory: MemoryRow;
   readonly trace: TraceRow;
+  /** Redis commands of one process with the Redis store; `undefined` without redis-server. */
+  readonly fleet?: FleetCommandsRow | undefined;
   readonly rounds: number;
   readonly seconds: number;
 }
@@ -183,6 +187,7 @@ export function judgeGoals(results: BenchResults): GoalVerdict[] {
         timing(results.tracing, tracingTask.off),
       ),
     ],
+    ...fleetGoals(results.fleet),
   ];
   return goals.map(([goal, value]) => judgeGoal(goal, value));
 }
@@ -344,6 +349,8 @@ export function renderReport(results: BenchResults): string {
     `A generated Claude Code stream-json trace of ${formatMegabytes(corpus.bytes)} (${corpus.lines.toLocaleString('en')} lines, ${corpus.calls.toLocaleString('en')} calls, ${corpus.errors.toLocaleString('en')} failed), read from disk in a fresh process per reader. Both readers split lines the same way; the normaliser's record and error counts are checked against the generator's. The baseline and the normaliser take turns ${String(results.trace.rounds)} times on the full trace; each shows its median round, and the ratio is the median of the per-round ratios. Throughput is judged on CPU time; wall time is for information. Peak RSS includes the Node process itself.`,
     '',
     traceTable(results),
+    '',
+    ...fleetSection(results.fleet),
     '',
     '### Peers',
     '',

@@ -30,9 +30,20 @@ export class FleetHeartbeat {
     this.channel = keys.beat(processId);
   }
 
-  /** Subscribes the pub/sub connection to this process's channel (once; reconnections keep it). */
-  async subscribe(): Promise<void> {
-    await this.#link.subscribe(this.channel, this.#listener);
+  /**
+   * Subscribes the pub/sub connection to the fleet's channel and to this process's own, in one
+   * SUBSCRIBE: one round trip on the way to healthy, as before the heartbeat had a channel.
+   */
+  async subscribe(
+    fleetChannel: string,
+    fleetListener: (message: string) => void,
+  ): Promise<void> {
+    await this.#link.subscribe(
+      new Map([
+        [fleetChannel, fleetListener],
+        [this.channel, this.#listener],
+      ]),
+    );
   }
 
   /**

@@ -32,8 +32,9 @@ export interface RedisBreakerStoreOptions {
   /** How long the first connection may take before `connect()` gives up for now. Default 2 000 ms. */
   readonly connectTimeoutMs?: number;
   /**
-   * How often a fallen-back store checks whether Redis is back, and a healthy one pings its pub/sub
-   * connection (which no other command would show to be dead). Default 1 000 ms.
+   * How often a fallen-back store checks whether Redis is back, and a healthy one sends its
+   * heartbeat: one script that reads the fleet's generation and publishes to this process's own
+   * channel, proving both connections alive. An idle process sends nothing else. Default 1 000 ms.
    */
   readonly probeIntervalMs?: number;
   /**
@@ -53,7 +54,7 @@ export type RedisBreakerStoreHealth =
 
 /** Counters of one store, for benchmarks and dashboards. */
 export interface RedisBreakerStoreStats {
-  /** Commands sent to Redis (scripts, reads, pings), not counting pub/sub deliveries. */
+  /** Commands sent to Redis (scripts and reads), not counting pub/sub deliveries. */
   readonly commands: number;
   /** Outcome batches written. */
   readonly flushes: number;

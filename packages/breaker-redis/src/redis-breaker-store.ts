@@ -357,8 +357,7 @@ export class RedisBreakerStore implements BreakerStateStore {
 
   async #doResync(): Promise<boolean> {
     try {
-      await this.#link.subscribe(this.#keys.channel, this.#listener);
-      await this.#beat.subscribe();
+      await this.#beat.subscribe(this.#keys.channel, this.#listener);
       const { held, generation, skipped } = await readFleet({
         link: this.#link,
         keys: this.#keys,

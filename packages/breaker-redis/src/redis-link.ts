@@ -116,17 +116,24 @@ export class RedisLink {
     }
   }
 
-  /** Subscribes to `channel` once; later connections of the subscriber subscribe again. */
+  /**
+   * Subscribes to each channel once, all in one SUBSCRIBE (one round trip on the way to healthy);
+   * later connections of the subscriber subscribe again.
+   */
   async subscribe(
-    channel: string,
-    listener: (message: string) => void,
+    listeners: ReadonlyMap<string, (message: string) => void>,
   ): Promise<void> {
-    if (this.#subscribed.has(channel)) return;
+    const fresh = [...listeners.keys()].filter(
+      (channel) => !this.#subscribed.has(channel),
+    );
+    if (fresh.length === 0) return;
     await this.bounded(
-      this.subscriber.subscribe(channel, listener),
+      this.subscriber.subscribe(fresh, (message: string, channel: string) => {
+        listeners.get(channel)?.(message);
+      }),
       this.#timeoutMs,
     );
-    this.#subscribed.add(channel);
+    for (const channel of fresh) this.#subscribed.add(channel);
   }
 
   /** `work`, or a StoreTimeout after `ms`. */
