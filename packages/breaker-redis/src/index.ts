@@ -16,6 +16,8 @@ export type { FleetRecord, FleetState } from './fleet-record.ts';
 export { createRedisBreakerStore } from './create-redis-breaker-store.ts';
 export { RedisBreakerStore } from './redis-breaker-store.ts';
 export type {
+  RedisBreakerClusterOptions,
+  RedisBreakerSentinelOptions,
   RedisBreakerStoreHealth,
   RedisBreakerStoreOptions,
   RedisBreakerStoreStats,

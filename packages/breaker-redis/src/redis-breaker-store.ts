@@ -8,7 +8,7 @@ import {
   type FleetCircuitHost,
   type FleetRules,
 } from './fleet-circuit.ts';
-import { FleetKeys } from './fleet-keys.ts';
+import { type FleetKeys, fleetKeysFor } from './fleet-keys.ts';
 import {
   type FleetRecord,
   parseFleetEvent,
@@ -76,7 +76,7 @@ export class RedisBreakerStore implements BreakerStateStore {
   constructor(options: RedisBreakerStoreOptions = {}) {
     validateStoreOptions(options);
     this.processId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-    this.#keys = new FleetKeys(options.keyPrefix ?? storeDefaults.keyPrefix);
+    this.#keys = fleetKeysFor(options);
     this.#flushMs = options.flushIntervalMs ?? storeDefaults.flushIntervalMs;
     this.#connectTimeoutMs =
       options.connectTimeoutMs ?? storeDefaults.connectTimeoutMs;
