@@ -163,6 +163,13 @@ function sentinelConnection(
   // The primary's connection dropping is the first sign of a failover: fall back at once rather
   // than on the first command timeout. A sentinel node's own error only moves the client to
   // another sentinel, and a replica is never used.
+  // The client re-points itself at a promoted replica ('reconnecting', then 'ready'). Both
+  // connections move on their own, the pub/sub one maybe later: falling back until each is
+  // 'ready' again makes the store resynchronise after the last one moved, so an announcement
+  // published before a connection re-subscribed is read back rather than missed.
+  sentinel.on('reconnecting', () => {
+    events.onError(new Error('Sentinel is moving to a new primary'));
+  });
   sentinel.on('client-error', (event: { type: string; error: unknown }) => {
     if (event.type === 'MASTER' || event.type === 'PUBSUBPROXY') {
       events.onError(event.error);
