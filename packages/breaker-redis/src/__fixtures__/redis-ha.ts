@@ -132,7 +132,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * other and the replica, so that killing the primary promotes the replica.
  */
 export async function startSentinelSet(name = 'fleet'): Promise<SentinelSet> {
-  const primary = await startRedisServer();
+  const primary = await startRedisServer({
+    args: ['--repl-diskless-sync-delay', '0'],
+  });
   const replica = await startRedisServer({
     args: ['--replicaof', '127.0.0.1', String(primary.port)],
   });
@@ -213,6 +215,11 @@ export async function startRedisCluster({
           String(await freePort()),
           '--cluster-node-timeout',
           '500',
+          // A replica syncs at once, and may take over however long it was cut off.
+          '--repl-diskless-sync-delay',
+          '0',
+          '--cluster-replica-validity-factor',
+          '0',
         ],
       }),
     );
@@ -244,6 +251,14 @@ export async function startRedisCluster({
         ? true
         : undefined,
     );
+    // A replica that never synced would not take over from its primary.
+    if ((await info(node.port, 'replication', 'role')) === 'slave') {
+      await pollUntil('every replica to sync', async () =>
+        (await info(node.port, 'replication', 'master_link_status')) === 'up'
+          ? true
+          : undefined,
+      );
+    }
   }
   return {
     nodes,
