@@ -43,6 +43,8 @@ describe.skipIf(!haInstalled)('RedisBreakerStore on Redis Cluster', () => {
       // One root node is enough: the client discovers the rest.
       cluster: { rootNodes: [{ url: cluster.nodes[1]?.url ?? '' }] },
       logger: log.logger,
+      // A backstop: discovery takes several round trips, slow on a loaded machine.
+      connectTimeoutMs: 15_000,
     });
     stores.push(store);
     return { store, log };

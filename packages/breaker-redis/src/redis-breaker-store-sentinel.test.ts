@@ -36,6 +36,8 @@ describe.skipIf(!haInstalled)('RedisBreakerStore on Redis Sentinel', () => {
     const store = createRedisBreakerStore({
       sentinel: { name: set.name, sentinelRootNodes: set.sentinelRootNodes },
       logger: log.logger,
+      // A backstop: discovery takes several round trips, slow on a loaded machine.
+      connectTimeoutMs: 15_000,
     });
     stores.push(store);
     return { store, log };
