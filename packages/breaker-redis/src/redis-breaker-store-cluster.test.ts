@@ -114,6 +114,59 @@ describe.skipIf(!haInstalled)('RedisBreakerStore on Redis Cluster', () => {
     expect(Number(await ask(primary.port, ['EXISTS', keys.epochs]))).toBe(1);
   }, 60_000);
 
+  /** The ids of the subscribed connections on each running node. */
+  async function subscriptions(): Promise<Map<number, Set<string>>> {
+    const found = new Map<number, Set<string>>();
+    for (const node of cluster.nodes) {
+      if (!node.running) continue;
+      const lines = String(await ask(node.port, ['CLIENT', 'LIST'])).split(
+        '\n',
+      );
+      const ids = lines
+        .filter((line) => / sub=[1-9]/.test(line))
+        .map((line) => /^id=(\d+)/.exec(line)?.[1] ?? '');
+      found.set(node.port, new Set(ids));
+    }
+    return found;
+  }
+
+  it("the node carrying a store's subscription killed: a trip announced meanwhile still reaches it", async () => {
+    const primary = await cluster.primaryOf(slot);
+    // A store whose subscription is on another node than the fleet slot's primary, so that its
+    // commands are not interrupted: only the announcements it hears are.
+    const { a, carrier } = await pollUntil(
+      "a store subscribed away from the slot's primary",
+      async () => {
+        const before = await subscriptions();
+        const a = clusterStore();
+        expect(await a.store.connect()).toBe(true);
+        const after = await subscriptions();
+        const port = [...after].find(([node, ids]) =>
+          [...ids].some((id) => before.get(node)?.has(id) !== true),
+        )?.[0];
+        if (port !== undefined && port !== primary.port) {
+          const carrier = cluster.nodes.find((node) => node.port === port);
+          if (carrier !== undefined) return { a, carrier };
+        }
+        await a.store.close();
+        return undefined;
+      },
+    );
+    const b = clusterStore();
+    expect(await b.store.connect()).toBe(true);
+    const tool = 'cluster_subscription_lost';
+    const ta = breakerOn(a.store, tool);
+    const tb = breakerOn(b.store, tool);
+    await carrier.kill();
+    // Only b calls, so only b's batch decides: a can learn of the trip by announcement alone
+    // (lost with its subscription), or by resynchronising once its subscription has moved.
+    for (let i = 0; i < 5; i++) await tb.execute(down);
+    await pollUntil('both breakers open', () =>
+      ta.state === 'open' && tb.state === 'open' ? true : undefined,
+    );
+    expect(ta.admit().admitted).toBe(false);
+  }, 120_000);
+
   it('primary of the fleet slot killed mid-run: calls go on, none fails because of the store, the fleet re-forms on the promoted replica', async () => {
     const a = clusterStore();
     const b = clusterStore();

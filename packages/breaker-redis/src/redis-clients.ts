@@ -123,24 +123,37 @@ function fromSentinel(sentinel: Sentinel): StoreConnection {
 }
 
 /**
- * Every fleet key shares one hash slot (see FleetKeys), so every command, keyed or not (TIME,
- * PING), goes to that slot's primary: the clock the scripts read is the one the store estimates.
+ * Every fleet key shares one hash slot (see FleetKeys), so every command, keyed or not (TIME),
+ * goes to that slot's primary: the clock the scripts read is the one the store estimates. The
+ * subscriber's PING goes on its pub/sub connection, and it is ready only while that connection
+ * is: a cluster moves a subscription off a dead node only on its next topology refresh, and
+ * announcements published meanwhile are lost, so the store falls back and resynchronises after
+ * the move instead.
  */
-function fromCluster(cluster: Cluster, slotKey: string): StoreConnection {
+function fromCluster(
+  cluster: Cluster,
+  slotKey: string,
+  subscriber: boolean,
+): StoreConnection {
+  const pubSub = () => (subscriber ? cluster.pubSubNode?.client : undefined);
   return {
     get isOpen() {
       return cluster.isOpen;
     },
     get isReady() {
-      return cluster.isReady;
+      return cluster.isReady && pubSub()?.isReady !== false;
     },
     managed: true,
     connect: () => cluster.connect(),
     destroy: () => {
       cluster.destroy();
     },
-    sendCommand: <T>(args: string[]) =>
-      cluster.sendCommand<T>(slotKey, false, args),
+    sendCommand: <T>(args: string[]) => {
+      const client = pubSub();
+      return client === undefined
+        ? cluster.sendCommand<T>(slotKey, false, args)
+        : client.sendCommand<T>(args);
+    },
     subscribe: (channel, listener) => cluster.subscribe(channel, listener),
   };
 }
@@ -223,8 +236,8 @@ export function createStoreConnections(
     const subscriber = client.duplicate({ minimizeConnections: true });
     for (const each of [client, subscriber]) listen(each, events);
     return {
-      client: fromCluster(client, slotKey),
-      subscriber: fromCluster(subscriber, slotKey),
+      client: fromCluster(client, slotKey, false),
+      subscriber: fromCluster(subscriber, slotKey, true),
     };
   }
   const single = createClient({
