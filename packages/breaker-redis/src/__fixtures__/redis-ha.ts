@@ -195,6 +195,8 @@ export interface RedisClusterSet {
   readonly nodes: RedisServer[];
   /** The running node that serves `slot` as a primary now. */
   primaryOf(slot: number): Promise<RedisServer>;
+  /** Resolves once every running node says the cluster is ok and no failed node holds slots. */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -281,6 +283,29 @@ export async function startRedisCluster({
         if (owns) return node;
       }
       throw new Error(`no running primary serves slot ${slot}`);
+    },
+    settled: async () => {
+      for (const node of nodes) {
+        if (!node.running) continue;
+        await pollUntil('the cluster to serve every slot again', async () => {
+          const state = String(await ask(node.port, ['CLUSTER', 'INFO']));
+          const failedWithSlots = String(
+            await ask(node.port, ['CLUSTER', 'NODES']),
+          )
+            .split('\n')
+            .some((line) => {
+              const fields = line.split(' ');
+              return (
+                (fields[2] ?? '').includes('master') &&
+                (fields[2] ?? '').includes('fail') &&
+                fields.length > 8
+              );
+            });
+          return state.includes('cluster_state:ok') && !failedWithSlots
+            ? true
+            : undefined;
+        });
+      }
     },
     stop: async () => {
       await Promise.all(nodes.map((node) => node.stop()));
