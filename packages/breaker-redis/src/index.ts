@@ -18,6 +18,8 @@ export type { FleetStatus, FleetToolStatus } from './fleet-status.ts';
 export { createRedisBreakerStore } from './create-redis-breaker-store.ts';
 export { RedisBreakerStore } from './redis-breaker-store.ts';
 export type {
+  RedisBreakerClusterOptions,
+  RedisBreakerSentinelOptions,
   RedisBreakerStoreHealth,
   RedisBreakerStoreOptions,
   RedisBreakerStoreStats,

@@ -1,5 +1,40 @@
 import { type ConnectionOptions } from 'node:tls';
 import { type Logger } from '@candor/tools';
+import {
+  type RedisClusterOptions,
+  type RedisSentinelOptions,
+} from '@redis/client';
+
+/**
+ * A primary monitored by Redis Sentinel, shaped like `createSentinel`'s options of
+ * `@redis/client`: the client asks the sentinels for the primary and follows it over a failover.
+ * `username`, `password` and `tls` of the store apply to the data nodes (`nodeClientOptions`
+ * overrides them); the sentinels' own credentials go in `sentinelClientOptions`.
+ */
+export type RedisBreakerSentinelOptions = Pick<
+  RedisSentinelOptions,
+  | 'name'
+  | 'sentinelRootNodes'
+  | 'nodeClientOptions'
+  | 'sentinelClientOptions'
+  | 'maxCommandRediscovers'
+  | 'nodeAddressMap'
+  | 'scanInterval'
+>;
+
+/**
+ * A Redis Cluster, shaped like `createCluster`'s options of `@redis/client`. `username`,
+ * `password` and `tls` of the store apply to every node (`defaults` overrides them). Every fleet
+ * key shares one hash slot: see docs/fleet.md.
+ */
+export type RedisBreakerClusterOptions = Pick<
+  RedisClusterOptions,
+  | 'rootNodes'
+  | 'defaults'
+  | 'maxCommandRedirections'
+  | 'nodeAddressMap'
+  | 'topologyRefreshOnReconnectionAttemptStrategy'
+>;
 
 /** How to reach Redis (or Valkey) and how the fleet's state is kept there. */
 export interface RedisBreakerStoreOptions {
@@ -15,6 +50,10 @@ export interface RedisBreakerStoreOptions {
   readonly password?: string;
   /** Database number. Default 0. */
   readonly database?: number;
+  /** A Sentinel-monitored primary instead of `url`/`host`/`port`. */
+  readonly sentinel?: RedisBreakerSentinelOptions;
+  /** A Redis Cluster instead of `url`/`host`/`port`. */
+  readonly cluster?: RedisBreakerClusterOptions;
   /** `true`, or Node's TLS options (`ca`, `cert`, `key`, `servername`, …), passed to the client. */
   readonly tls?: boolean | ConnectionOptions;
   /**
@@ -102,10 +141,65 @@ export function validateStoreOptions(options: RedisBreakerStoreOptions): void {
   ] as const) {
     checkMs(name, options[name]);
   }
+  validateTopology(options);
   const prefix = options.keyPrefix;
   if (prefix !== undefined && (typeof prefix !== 'string' || prefix === '')) {
     throw new TypeError(
       'Redis breaker store option "keyPrefix" must be a non-empty string',
+    );
+  }
+}
+
+function validateTopology(options: RedisBreakerStoreOptions): void {
+  const { sentinel, cluster } = options;
+  if (sentinel === undefined && cluster === undefined) return;
+  if (sentinel !== undefined && cluster !== undefined) {
+    throw new TypeError(
+      'Redis breaker store options "sentinel" and "cluster" cannot both be given',
+    );
+  }
+  const which = sentinel === undefined ? 'cluster' : 'sentinel';
+  for (const name of ['url', 'host', 'port'] as const) {
+    if (options[name] !== undefined) {
+      throw new TypeError(
+        `Redis breaker store option "${name}" cannot be given with "${which}": the nodes come from "${which}"`,
+      );
+    }
+  }
+  if (sentinel !== undefined) {
+    if (typeof sentinel !== 'object' || (sentinel as unknown) === null) {
+      throw new TypeError(
+        'Redis breaker store option "sentinel" must be an object',
+      );
+    }
+    if (typeof sentinel.name !== 'string' || sentinel.name === '') {
+      throw new TypeError(
+        'Redis breaker store option "sentinel.name" must be the non-empty name the sentinels monitor',
+      );
+    }
+    if (
+      !Array.isArray(sentinel.sentinelRootNodes) ||
+      sentinel.sentinelRootNodes.length === 0
+    ) {
+      throw new TypeError(
+        'Redis breaker store option "sentinel.sentinelRootNodes" must be a non-empty array of { host, port }',
+      );
+    }
+    return;
+  }
+  if (typeof cluster !== 'object' || (cluster as unknown) === null) {
+    throw new TypeError(
+      'Redis breaker store option "cluster" must be an object',
+    );
+  }
+  if (!Array.isArray(cluster.rootNodes) || cluster.rootNodes.length === 0) {
+    throw new TypeError(
+      'Redis breaker store option "cluster.rootNodes" must be a non-empty array of node options ({ url } or { socket })',
+    );
+  }
+  if (options.database !== undefined && options.database !== 0) {
+    throw new TypeError(
+      'Redis breaker store option "database" cannot be given with "cluster": a cluster has database 0 only',
     );
   }
 }

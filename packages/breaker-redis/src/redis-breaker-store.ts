@@ -10,7 +10,7 @@ import {
   type FleetRules,
 } from './fleet-circuit.ts';
 import { FleetControl } from './fleet-control.ts';
-import { FleetKeys } from './fleet-keys.ts';
+import { type FleetKeys, fleetKeysFor } from './fleet-keys.ts';
 import {
   type FleetRecord,
   parseFleetEvent,
@@ -87,7 +87,7 @@ export class RedisBreakerStore implements BreakerStateStore {
   constructor(options: RedisBreakerStoreOptions = {}) {
     validateStoreOptions(options);
     this.processId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-    this.#keys = new FleetKeys(options.keyPrefix ?? storeDefaults.keyPrefix);
+    this.#keys = fleetKeysFor(options);
     this.#flushMs = options.flushIntervalMs ?? storeDefaults.flushIntervalMs;
     this.#connectTimeoutMs =
       options.connectTimeoutMs ?? storeDefaults.connectTimeoutMs;

@@ -1,6 +1,9 @@
-import { createClient } from '@redis/client';
 import { type FleetScript } from './fleet-scripts.ts';
 import { type RedisBreakerStoreOptions } from './redis-breaker-store-options.ts';
+import {
+  createStoreConnections,
+  type StoreConnection,
+} from './redis-clients.ts';
 
 /** A command that got no answer in time. */
 export class StoreTimeout extends Error {
@@ -10,7 +13,7 @@ export class StoreTimeout extends Error {
   }
 }
 
-type Client = ReturnType<typeof createClient>;
+type Client = StoreConnection;
 
 /** What the link tells its store. */
 export interface RedisLinkEvents {
@@ -48,37 +51,9 @@ export class RedisLink {
     events: RedisLinkEvents,
   ) {
     this.#timeoutMs = timings.commandTimeoutMs;
-    const tls = options.tls;
-    this.client = createClient({
-      ...(options.url === undefined ? {} : { url: options.url }),
-      ...(options.username === undefined ? {} : { username: options.username }),
-      ...(options.password === undefined ? {} : { password: options.password }),
-      ...(options.database === undefined ? {} : { database: options.database }),
-      // Commands fail at once while disconnected, instead of queueing behind a dead socket.
-      disableOfflineQueue: true,
-      socket: {
-        ...(options.host === undefined ? {} : { host: options.host }),
-        ...(options.port === undefined ? {} : { port: options.port }),
-        ...(tls === undefined || tls === false
-          ? {}
-          : { tls: true as const, ...(tls === true ? {} : tls) }),
-        connectTimeout: timings.connectTimeoutMs,
-        // The store reconnects on its own unref'd timers (see revive()): the client's own retry
-        // sleeps on a timer that keeps a closed process alive, and makes connect() wait out a
-        // refused connection or a wrong password instead of failing at once.
-        reconnectStrategy: false,
-      },
-    });
-    this.subscriber = this.client.duplicate();
-    for (const client of [this.client, this.subscriber]) {
-      // node-redis emits 'error' on every failed (re)connection; without a listener it throws.
-      client.on('error', (error: unknown) => {
-        events.onError(error);
-      });
-      client.on('ready', () => {
-        events.onReady();
-      });
-    }
+    const connections = createStoreConnections(options, timings, events);
+    this.client = connections.client;
+    this.subscriber = connections.subscriber;
   }
 
   /** Whether both connections are ready for commands. */
@@ -188,7 +163,8 @@ export class RedisLink {
    */
   reconnect(client: Client = this.client): void {
     // A store being closed only lets its last batch time out: no new connection.
-    if (this.#closing || !client.isOpen) return;
+    // A Sentinel or cluster client re-discovers the primary itself: it is never recycled.
+    if (this.#closing || !client.isOpen || client.managed) return;
     // The subscriber keeps its channel listeners and subscribes again once connected.
     client.destroy();
     // A failed connection is reported as an 'error' event, and retried by the client.

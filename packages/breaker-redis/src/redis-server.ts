@@ -48,7 +48,8 @@ export function findRedisServer(): string | undefined {
   return found.status === 0 ? 'redis-server' : undefined;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 now (another process may take it before it is bound). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
