@@ -51,10 +51,13 @@ const PredicateSchema = z
 /** All predicates must hold. */
 const ConditionSchema = z.array(PredicateSchema);
 
+// `key_of`: the name of the first field of the object at the path, for harnesses that name a
+// tool by its wrapper key (Cursor's `tool_call: { shellToolCall: {…} }`).
 const FieldSchema = z.union([
   PathSchema,
   z.array(PathSchema).min(1),
   z.strictObject({ value: z.string() }),
+  z.strictObject({ key_of: PathSchema }),
 ]);
 
 const outcomeWords = Object.values(ObservedOutcome);
@@ -81,9 +84,17 @@ const OutcomeWordSchema = z.enum(outcomeWords, {
 });
 
 const StatusSchema = z.strictObject({
+  // `key_of`: the vendor word is the name of the object's first field (a one-key union such
+  // as Cursor's `result: { failure: {…} }`).
   from: z
     .array(
-      z.strictObject({ path: PathSchema, word: z.string().min(1).optional() }),
+      z.union([
+        z.strictObject({
+          path: PathSchema,
+          word: z.string().min(1).optional(),
+        }),
+        z.strictObject({ key_of: PathSchema }),
+      ]),
     )
     .min(1),
   map: z
