@@ -111,6 +111,11 @@ export interface TraceTable {
    * or may repeat an outcome line (opencode).
    */
   readonly holdUntilFlush: boolean;
+  /**
+   * With {@link holdUntilFlush}: the vendor outcomes that are final on their outcome line, so
+   * such a call is emitted there rather than held. Empty: every settled call is held.
+   */
+  readonly finalOutcomes: ReadonlySet<ObservedOutcome>;
   readonly rules: readonly TraceRule[];
   /** The rules grouped for fast dispatch; derived from `rules`. */
   readonly index: RuleIndex;
@@ -353,6 +358,7 @@ export function parseTraceTable(
     detect: detect.alternatives,
     detects: detect.matches,
     holdUntilFlush,
+    finalOutcomes: new Set(table.final_outcomes ?? []),
     flush: flush.alternatives,
     flushes: flush.matches,
     rules,

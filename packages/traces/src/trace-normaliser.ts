@@ -49,6 +49,8 @@ export class TraceNormaliser {
   #lineHarness = '';
   #lineRoot: object = {};
   #lineNumber = 0;
+  // Calls that got an outcome on the line being processed (a call may appear twice).
+  #touched: OpenCall[] = [];
   // Lines in a row the line filter let through, and lines it still rests for.
   #filterPassed = 0;
   #filterRest = 0;
@@ -228,12 +230,12 @@ export class TraceNormaliser {
         if (rule.eachMatches(items, root)) this.#apply(rule, items);
       }
     }
-    if (
-      this.#heldCount > 0 &&
-      (!table.holdUntilFlush || table.flushes(root, root))
-    ) {
-      this.#flush();
+    const flushing = !table.holdUntilFlush || table.flushes(root, root);
+    if (this.#touched.length > 0) {
+      if (flushing) this.#touched.length = 0;
+      else this.#settleLine(table);
     }
+    if (this.#heldCount > 0 && flushing) this.#flush();
     while (this.#calls.size > this.#window) {
       if (this.#head >= this.#order.length) break;
       const oldest = this.#order[this.#head];
@@ -261,6 +263,26 @@ export class TraceNormaliser {
         .filter((evidence) => evidence !== undefined && !evidence.emitted);
       this.#head = 0;
     }
+  }
+
+  // On a line that holds rather than flushes, after every rule of it ran (so a denial on the
+  // same line has applied): a held call whose vendor outcome the table calls final is emitted
+  // now; any other is reported provisionally.
+  #settleLine(table: TraceTable): void {
+    const touched = this.#touched;
+    const { finalOutcomes } = table;
+    for (const evidence of touched) {
+      if (!evidence.held) continue;
+      if (!evidence.denied && finalOutcomes.has(evidence.vendorOutcome)) {
+        evidence.held = false;
+        this.#heldCount -= 1;
+        this.#calls.delete(evidence.callId);
+        this.#emit(evidence);
+      } else if (this.#onProvisional !== undefined) {
+        this.#onProvisional(normaliseCall(evidence, this.#options));
+      }
+    }
+    touched.length = 0;
   }
 
   // Emits every settled call, in order of first appearance (ties in the order they settled).
@@ -323,10 +345,10 @@ export class TraceNormaliser {
         }
         readOutcome(evidence, rule, at);
         if (
-          this.#onProvisional !== undefined &&
-          this.#table?.holdUntilFlush === true
+          this.#table?.holdUntilFlush === true &&
+          this.#touched.at(-1) !== evidence
         )
-          this.#onProvisional(normaliseCall(evidence, this.#options));
+          this.#touched.push(evidence);
         return;
     }
   }

@@ -172,6 +172,7 @@ const knownKeys = new Set([
   'detect',
   'flush',
   'hold_until_flush',
+  'final_outcomes',
   'rules',
 ]);
 
@@ -191,9 +192,20 @@ export const TraceTableSchema = z
     detect: z.array(ConditionSchema.min(1)).min(1),
     flush: z.array(ConditionSchema.min(1)).optional(),
     hold_until_flush: z.boolean().optional(),
+    // With hold_until_flush: vendor outcomes no later line can change, so a call with one is
+    // emitted on its own outcome line instead of being held (claude-code: a success is never
+    // named by a later denial).
+    final_outcomes: z.array(OutcomeWordSchema).min(1).optional(),
     rules: z.array(RuleSchema).min(1),
   })
   .superRefine((table, context) => {
+    if (table.final_outcomes !== undefined && table.hold_until_flush !== true) {
+      context.addIssue({
+        code: 'custom',
+        path: ['final_outcomes'],
+        message: 'only means something with "hold_until_flush": true',
+      });
+    }
     if (table.hold_until_flush === true && table.flush === undefined) {
       context.addIssue({
         code: 'custom',
