@@ -276,6 +276,10 @@ export class TraceNormaliser {
       if (!evidence.denied && finalOutcomes.has(evidence.vendorOutcome)) {
         evidence.held = false;
         this.#heldCount -= 1;
+        // Settled on this line, so usually the last entry: dropped now rather than by a sweep,
+        // which would keep it (and promote it to the old generation) meanwhile.
+        const settled = this.#settled;
+        if (settled.at(-1) === evidence) settled.pop();
         this.#calls.delete(evidence.callId);
         this.#emit(evidence);
       } else if (this.#onProvisional !== undefined) {
@@ -355,6 +359,13 @@ export class TraceNormaliser {
 
   #emit(evidence: OpenCall): void {
     evidence.emitted = true;
+    // A call that settles right after it opened is the newest in #order: let go of it now. An
+    // emitted call left there lives until the sweep, long enough to be copied into the old
+    // generation, which cost more than the rules.
+    const order = this.#order;
+    if (order.length > this.#head && order[order.length - 1] === evidence) {
+      order.pop();
+    }
     const record = normaliseCall(evidence, this.#options);
     this.#counts.calls += 1;
     // The outcome words are exactly the summary's count names.
