@@ -49,6 +49,8 @@ export class TraceNormaliser {
   #lineHarness = '';
   #lineRoot: object = {};
   #lineNumber = 0;
+  // The call opened last, while it is still open: the likeliest one for the next outcome.
+  #lastOpened: OpenCall | undefined;
   // Calls that got an outcome on the line being processed (a call may appear twice).
   #touched: OpenCall[] = [];
   // Lines in a row the line filter let through, and lines it still rests for.
@@ -326,11 +328,18 @@ export class TraceNormaliser {
       return;
     }
     const callId = String(id);
-    let evidence = this.#calls.get(callId);
+    // An outcome usually names the call opened just before it: a string compare then spares
+    // hashing the new id and probing a map of thousands of calls.
+    const last = this.#lastOpened;
+    let evidence =
+      last !== undefined && !last.emitted && last.callId === callId
+        ? last
+        : this.#calls.get(callId);
     if (evidence === undefined) {
       evidence = openCall(this.#lineHarness, callId, line);
       this.#calls.set(callId, evidence);
       this.#order.push(evidence);
+      this.#lastOpened = evidence;
     }
     const at = { item, root };
     readCallFacts(evidence, rule, at);
