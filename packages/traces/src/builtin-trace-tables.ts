@@ -1,12 +1,18 @@
 import { loadTraceTable } from './load-trace-table.ts';
 import type { TraceTable } from './parse-trace-table.ts';
 
-/** The harnesses Candor ships tables for, in auto-detection order. */
+/**
+ * The harnesses Candor ships tables for, in auto-detection order: cursor before claude-code,
+ * whose init line looks like cursor's with `tools` added.
+ */
 export const builtinHarnesses = [
+  'cursor',
   'claude-code',
   'codex',
   'gemini',
   'opencode',
+  'copilot',
+  'goose',
 ] as const;
 
 /** One of {@link builtinHarnesses}. */

@@ -234,11 +234,11 @@ describe('candor-trace', () => {
     const harness = await cli([
       fixture('gemini/stream-json.jsonl'),
       '--harness',
-      'cursor',
+      'amp',
     ]);
     expect(harness.code).toBe(2);
     expect(harness.stderr).toContain(
-      'unknown harness "cursor" (known: auto, claude-code, codex, gemini, opencode)',
+      'unknown harness "amp" (known: auto, cursor, claude-code, codex, gemini, opencode, copilot, goose)',
     );
     const option = await cli([
       fixture('gemini/stream-json.jsonl'),

@@ -52,10 +52,42 @@ describe('parseTraceTable', () => {
     expect(table.rules[1]?.status?.map.has('*')).toBe(false);
   });
 
-  it('ships a valid table for each of the four harnesses', () => {
+  it('ships a valid table for each shipped harness', () => {
     expect(builtinTraceTables().map((table) => table.harness)).toEqual([
       ...builtinHarnesses,
     ]);
+  });
+
+  it('reads key_of fields and key_of status words', () => {
+    const table = parseTraceTable(
+      {
+        harness: 'oneof',
+        detect: [[{ path: 'call', exists: true }]],
+        rules: [
+          {
+            kind: 'outcome',
+            when: [{ path: 'ev', equals: 'done' }],
+            id: 'id',
+            tool: { key_of: 'call' },
+            status: { from: [{ key_of: 'call.*.result' }], map: 'case_map' },
+          },
+        ],
+        case_map: { ok: 'success', failed: 'error' },
+      },
+      { source: 'oneof.json' },
+    );
+    const line = { call: { grepCall: { result: { failed: { code: 2 } } } } };
+    expect(table.rules[0]?.tool?.read(line, line)).toBe('grepCall');
+    expect(table.rules[0]?.status?.from[0]).toMatchObject({
+      keyOf: true,
+      word: undefined,
+    });
+    expect(
+      problemsOf({
+        ...valid,
+        rules: [{ ...valid.rules[0], tool: { key_of: 'a b' } }],
+      }),
+    ).toEqual([expect.stringMatching(/^acme\.json: rules\[0\]\.tool/u)]);
   });
 
   it('names the file and the field of each problem', () => {

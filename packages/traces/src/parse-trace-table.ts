@@ -1,5 +1,10 @@
 import { allOf, anyOf, type Condition } from './condition.ts';
-import { compilePath, type JsonPath, type PathReader } from './json-path.ts';
+import {
+  compilePath,
+  firstKeyOf,
+  type JsonPath,
+  type PathReader,
+} from './json-path.ts';
 import { compileLineFilter, type LineFilter } from './line-filter.ts';
 import { indexRules, type RuleIndex } from './rule-index.ts';
 import {
@@ -32,7 +37,10 @@ export interface Predicate {
   readonly test: Condition;
 }
 
-/** A compiled field: the literal `value` if set, else the first of `paths` holding a value. */
+/**
+ * A compiled field: the literal `value` if set, else the first of `paths` holding a value (or,
+ * for `key_of`, the name of the first field of the object at its one path).
+ */
 export interface Field {
   readonly paths: readonly JsonPath[];
   readonly value: string | undefined;
@@ -45,6 +53,8 @@ export interface StatusSpec {
   readonly from: readonly {
     readonly path: JsonPath;
     readonly word: string | undefined;
+    /** The word is the name of the first field of the object at `path` (`key_of`). */
+    readonly keyOf: boolean;
   }[];
   readonly mapName: string;
   readonly map: ReadonlyMap<string, ObservedOutcome>;
@@ -101,6 +111,11 @@ export interface TraceTable {
    * or may repeat an outcome line (opencode).
    */
   readonly holdUntilFlush: boolean;
+  /**
+   * With {@link holdUntilFlush}: the vendor outcomes that are final on their outcome line, so
+   * such a call is emitted there rather than held. Empty: every settled call is held.
+   */
+  readonly finalOutcomes: ReadonlySet<ObservedOutcome>;
   readonly rules: readonly TraceRule[];
   /** The rules grouped for fast dispatch; derived from `rules`. */
   readonly index: RuleIndex;
@@ -227,6 +242,15 @@ function compileField(
     ).map(compilePath);
     return { paths, value: undefined, read: firstPresent(paths) };
   }
+  if ('key_of' in definition) {
+    const path = compilePath(definition.key_of);
+    const { read } = path;
+    return {
+      paths: [path],
+      value: undefined,
+      read: (item, root) => firstKeyOf(read(item, root)),
+    };
+  }
   const { value } = definition;
   return { paths: [], value, read: () => value };
 }
@@ -245,10 +269,11 @@ function compileStatus(
     else map.set(word, outcome);
   }
   return {
-    from: status.from.map((source) => ({
-      path: compilePath(source.path),
-      word: source.word,
-    })),
+    from: status.from.map((source) =>
+      'key_of' in source
+        ? { path: compilePath(source.key_of), word: undefined, keyOf: true }
+        : { path: compilePath(source.path), word: source.word, keyOf: false },
+    ),
     mapName: status.map,
     map,
     otherwise,
@@ -333,6 +358,7 @@ export function parseTraceTable(
     detect: detect.alternatives,
     detects: detect.matches,
     holdUntilFlush,
+    finalOutcomes: new Set(table.final_outcomes ?? []),
     flush: flush.alternatives,
     flushes: flush.matches,
     rules,

@@ -1,3 +1,4 @@
+import { firstKeyOf } from './json-path.ts';
 import { measureResult } from './measure-result.ts';
 import { noEscalations, type OpenCall } from './open-call.ts';
 import type { TraceRule } from './parse-trace-table.ts';
@@ -75,6 +76,12 @@ export function readOutcome(
   let word: string | undefined;
   let field: string | null = null;
   for (const source of status.from) {
+    if (source.keyOf) {
+      word = firstKeyOf(source.path.read(item, root));
+      if (word === undefined) continue;
+      field = source.path.segments.at(-1) ?? null;
+      break;
+    }
     const value = source.path.read(item, root);
     if (value !== undefined && value !== null) {
       word = source.word ?? vendorWord(value);

@@ -407,6 +407,9 @@ describe('every harness', () => {
     'codex',
     'gemini',
     'opencode',
+    'cursor',
+    'copilot',
+    'goose',
     'invented',
   ].flatMap((dir) =>
     readdirSync(new URL(`${dir}/`, fixtures))
@@ -452,6 +455,9 @@ describe('every harness', () => {
       'read_file__read_file_1755684003000_0',
     ],
     ['opencode/run-json.jsonl', 'call_ls_ok', 'call_ls_fail'],
+    ['cursor/stream-json.jsonl', 'call_git_ok', 'call_git_fail'],
+    ['copilot/output-format-json.jsonl', 'call_view_ok', 'call_view_fail'],
+    ['goose/stream-json.jsonl', 'toolu_ls_ok', 'toolu_ls_fail'],
   ])(
     '%s: a failed and a successful call with identical inputs differ',
     async (file, okId, failedId) => {

@@ -10,11 +10,138 @@ export interface TraceReading extends AsyncIterable<CallRecord> {
   readonly summary: TraceSummary;
 }
 
+type Chunk = string | Uint8Array;
+
+const noop = (): void => undefined;
+
+const finished: IteratorReturnResult<undefined> = Object.freeze({
+  done: true,
+  value: undefined,
+});
+
+/**
+ * The iterator behind {@link readTrace}. Written by hand rather than as an async generator: a
+ * generator's `yield` awaits each record and queues its request, three promise steps per record
+ * where this takes one, and with one record per call that cost more than the rules did. A
+ * chunk's lines are read in one synchronous pass; its records are then handed out one `next()`
+ * at a time.
+ */
+class TraceIterator implements AsyncIterator<CallRecord> {
+  readonly #normaliser: TraceNormaliser;
+  readonly #input: AsyncIterator<Chunk> | Iterator<Chunk>;
+  readonly #decoder = new StringDecoder('utf8');
+  #rest = '';
+  #batch: CallRecord[] = [];
+  #index = 0;
+  #ended = false;
+  // A refill in progress: calls to next() that overlap it wait for it rather than read along.
+  #pending: Promise<void> | undefined;
+
+  constructor(
+    normaliser: TraceNormaliser,
+    input: AsyncIterable<Chunk> | Iterable<Chunk>,
+  ) {
+    this.#normaliser = normaliser;
+    this.#input =
+      Symbol.asyncIterator in input
+        ? input[Symbol.asyncIterator]()
+        : input[Symbol.iterator]();
+  }
+
+  next(): Promise<IteratorResult<CallRecord>> {
+    if (this.#pending === undefined) {
+      const record = this.#batch[this.#index];
+      if (record !== undefined) {
+        this.#index += 1;
+        return Promise.resolve({ done: false, value: record });
+      }
+      if (this.#ended) return Promise.resolve(finished);
+    }
+    const refill = (this.#pending ?? Promise.resolve()).then(() =>
+      this.#refill(),
+    );
+    // The caller gets refill's failure; the queue only waits for it, so it never rejects.
+    const queued = refill.then(noop, noop);
+    this.#pending = queued;
+    void queued.then(() => {
+      if (this.#pending === queued) this.#pending = undefined;
+    });
+    return refill;
+  }
+
+  async return(): Promise<IteratorResult<CallRecord>> {
+    this.#ended = true;
+    this.#batch = [];
+    this.#index = 0;
+    // Closes the input (a file stream is destroyed), as a for-await loop over it would.
+    await this.#input.return?.();
+    return finished;
+  }
+
+  async #refill(): Promise<IteratorResult<CallRecord>> {
+    for (;;) {
+      const record = this.#batch[this.#index];
+      if (record !== undefined) {
+        this.#index += 1;
+        return { done: false, value: record };
+      }
+      if (this.#ended) return finished;
+      this.#batch = [];
+      this.#index = 0;
+      let step: IteratorResult<Chunk>;
+      try {
+        step = await this.#input.next();
+      } catch (error: unknown) {
+        // As a generator would: the failure is reported once, then the reading is over.
+        this.#ended = true;
+        throw error;
+      }
+      if (step.done === true) {
+        this.#finish();
+      } else {
+        this.#read(step.value);
+      }
+    }
+  }
+
+  #take(line: string): void {
+    const records = this.#normaliser.pushLine(line);
+    for (const record of records) this.#batch.push(record);
+  }
+
+  #read(chunk: Chunk): void {
+    const text =
+      this.#rest +
+      (typeof chunk === 'string' ? chunk : this.#decoder.write(chunk));
+    let start = 0;
+    let newline = text.indexOf('\n', start);
+    while (newline !== -1) {
+      const end =
+        newline > start && text.charCodeAt(newline - 1) === 13
+          ? newline - 1
+          : newline;
+      this.#take(text.slice(start, end));
+      start = newline + 1;
+      newline = text.indexOf('\n', start);
+    }
+    this.#rest = text.slice(start);
+  }
+
+  #finish(): void {
+    this.#ended = true;
+    const rest = this.#rest + this.#decoder.end();
+    this.#rest = '';
+    if (rest !== '') this.#take(rest);
+    for (const record of this.#normaliser.end()) this.#batch.push(record);
+  }
+}
+
 /**
  * Reads a JSONL trace of any size in constant memory: the input (a stream, or any iterable of
- * text or byte chunks) is consumed chunk by chunk and split into lines, and only calls still waiting for an outcome are held. A malformed line is
- * counted (see `summary.malformedLines`) and never ends the reading. Errors of the input itself
- * (a missing file, a broken pipe) reject the iteration.
+ * text or byte chunks) is consumed chunk by chunk and split into lines, and only calls still
+ * waiting for an outcome are held. A malformed line is counted (see `summary.malformedLines`)
+ * and never ends the reading. Errors of the input itself (a missing file, a broken pipe) reject
+ * the iteration.
  *
  * @example
  * ```ts
@@ -24,7 +151,7 @@ export interface TraceReading extends AsyncIterable<CallRecord> {
  * ```
  */
 export function readTrace(
-  input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  input: AsyncIterable<Chunk> | Iterable<Chunk>,
   options: TraceNormaliserOptions = {},
 ): TraceReading {
   const normaliser = new TraceNormaliser(options);
@@ -32,41 +159,8 @@ export function readTrace(
     get summary() {
       return normaliser.summary;
     },
-    async *[Symbol.asyncIterator]() {
-      const decoder = new StringDecoder('utf8');
-      let rest = '';
-      // A chunk's lines are read in one synchronous pass and its records yielded after: waiting
-      // on the consumer once per line (most complete no call) cost more than the rules did.
-      const batch: CallRecord[] = [];
-      const take = (line: string): void => {
-        const records = normaliser.pushLine(line);
-        for (const record of records) batch.push(record);
-      };
-      for await (const chunk of input) {
-        const text =
-          rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
-        let start = 0;
-        let newline = text.indexOf('\n', start);
-        while (newline !== -1) {
-          const end =
-            newline > start && text.charCodeAt(newline - 1) === 13
-              ? newline - 1
-              : newline;
-          take(text.slice(start, end));
-          start = newline + 1;
-          newline = text.indexOf('\n', start);
-        }
-        rest = text.slice(start);
-        // A plain loop, not `yield* batch`: delegating to a sync iterable wraps every record in
-        // an extra async-from-sync step.
-        for (const record of batch) yield record;
-        batch.length = 0;
-      }
-      rest += decoder.end();
-      if (rest !== '') take(rest);
-      for (const record of batch) yield record;
-      batch.length = 0;
-      for (const record of normaliser.end()) yield record;
+    [Symbol.asyncIterator]() {
+      return new TraceIterator(normaliser, input);
     },
   };
 }

@@ -49,6 +49,10 @@ export class TraceNormaliser {
   #lineHarness = '';
   #lineRoot: object = {};
   #lineNumber = 0;
+  // The call opened last, while it is still open: the likeliest one for the next outcome.
+  #lastOpened: OpenCall | undefined;
+  // Calls that got an outcome on the line being processed (a call may appear twice).
+  #touched: OpenCall[] = [];
   // Lines in a row the line filter let through, and lines it still rests for.
   #filterPassed = 0;
   #filterRest = 0;
@@ -228,12 +232,12 @@ export class TraceNormaliser {
         if (rule.eachMatches(items, root)) this.#apply(rule, items);
       }
     }
-    if (
-      this.#heldCount > 0 &&
-      (!table.holdUntilFlush || table.flushes(root, root))
-    ) {
-      this.#flush();
+    const flushing = !table.holdUntilFlush || table.flushes(root, root);
+    if (this.#touched.length > 0) {
+      if (flushing) this.#touched.length = 0;
+      else this.#settleLine(table);
     }
+    if (this.#heldCount > 0 && flushing) this.#flush();
     while (this.#calls.size > this.#window) {
       if (this.#head >= this.#order.length) break;
       const oldest = this.#order[this.#head];
@@ -261,6 +265,30 @@ export class TraceNormaliser {
         .filter((evidence) => evidence !== undefined && !evidence.emitted);
       this.#head = 0;
     }
+  }
+
+  // On a line that holds rather than flushes, after every rule of it ran (so a denial on the
+  // same line has applied): a held call whose vendor outcome the table calls final is emitted
+  // now; any other is reported provisionally.
+  #settleLine(table: TraceTable): void {
+    const touched = this.#touched;
+    const { finalOutcomes } = table;
+    for (const evidence of touched) {
+      if (!evidence.held) continue;
+      if (!evidence.denied && finalOutcomes.has(evidence.vendorOutcome)) {
+        evidence.held = false;
+        this.#heldCount -= 1;
+        // Settled on this line, so usually the last entry: dropped now rather than by a sweep,
+        // which would keep it (and promote it to the old generation) meanwhile.
+        const settled = this.#settled;
+        if (settled.at(-1) === evidence) settled.pop();
+        this.#calls.delete(evidence.callId);
+        this.#emit(evidence);
+      } else if (this.#onProvisional !== undefined) {
+        this.#onProvisional(normaliseCall(evidence, this.#options));
+      }
+    }
+    touched.length = 0;
   }
 
   // Emits every settled call, in order of first appearance (ties in the order they settled).
@@ -300,11 +328,18 @@ export class TraceNormaliser {
       return;
     }
     const callId = String(id);
-    let evidence = this.#calls.get(callId);
+    // An outcome usually names the call opened just before it: a string compare then spares
+    // hashing the new id and probing a map of thousands of calls.
+    const last = this.#lastOpened;
+    let evidence =
+      last !== undefined && !last.emitted && last.callId === callId
+        ? last
+        : this.#calls.get(callId);
     if (evidence === undefined) {
       evidence = openCall(this.#lineHarness, callId, line);
       this.#calls.set(callId, evidence);
       this.#order.push(evidence);
+      this.#lastOpened = evidence;
     }
     const at = { item, root };
     readCallFacts(evidence, rule, at);
@@ -323,16 +358,23 @@ export class TraceNormaliser {
         }
         readOutcome(evidence, rule, at);
         if (
-          this.#onProvisional !== undefined &&
-          this.#table?.holdUntilFlush === true
+          this.#table?.holdUntilFlush === true &&
+          this.#touched.at(-1) !== evidence
         )
-          this.#onProvisional(normaliseCall(evidence, this.#options));
+          this.#touched.push(evidence);
         return;
     }
   }
 
   #emit(evidence: OpenCall): void {
     evidence.emitted = true;
+    // A call that settles right after it opened is the newest in #order: let go of it now. An
+    // emitted call left there lives until the sweep, long enough to be copied into the old
+    // generation, which cost more than the rules.
+    const order = this.#order;
+    if (order.length > this.#head && order[order.length - 1] === evidence) {
+      order.pop();
+    }
     const record = normaliseCall(evidence, this.#options);
     this.#counts.calls += 1;
     // The outcome words are exactly the summary's count names.

@@ -51,10 +51,13 @@ const PredicateSchema = z
 /** All predicates must hold. */
 const ConditionSchema = z.array(PredicateSchema);
 
+// `key_of`: the name of the first field of the object at the path, for harnesses that name a
+// tool by its wrapper key (Cursor's `tool_call: { shellToolCall: {…} }`).
 const FieldSchema = z.union([
   PathSchema,
   z.array(PathSchema).min(1),
   z.strictObject({ value: z.string() }),
+  z.strictObject({ key_of: PathSchema }),
 ]);
 
 const outcomeWords = Object.values(ObservedOutcome);
@@ -81,9 +84,17 @@ const OutcomeWordSchema = z.enum(outcomeWords, {
 });
 
 const StatusSchema = z.strictObject({
+  // `key_of`: the vendor word is the name of the object's first field (a one-key union such
+  // as Cursor's `result: { failure: {…} }`).
   from: z
     .array(
-      z.strictObject({ path: PathSchema, word: z.string().min(1).optional() }),
+      z.union([
+        z.strictObject({
+          path: PathSchema,
+          word: z.string().min(1).optional(),
+        }),
+        z.strictObject({ key_of: PathSchema }),
+      ]),
     )
     .min(1),
   map: z
@@ -161,6 +172,7 @@ const knownKeys = new Set([
   'detect',
   'flush',
   'hold_until_flush',
+  'final_outcomes',
   'rules',
 ]);
 
@@ -180,9 +192,20 @@ export const TraceTableSchema = z
     detect: z.array(ConditionSchema.min(1)).min(1),
     flush: z.array(ConditionSchema.min(1)).optional(),
     hold_until_flush: z.boolean().optional(),
+    // With hold_until_flush: vendor outcomes no later line can change, so a call with one is
+    // emitted on its own outcome line instead of being held (claude-code: a success is never
+    // named by a later denial).
+    final_outcomes: z.array(OutcomeWordSchema).min(1).optional(),
     rules: z.array(RuleSchema).min(1),
   })
   .superRefine((table, context) => {
+    if (table.final_outcomes !== undefined && table.hold_until_flush !== true) {
+      context.addIssue({
+        code: 'custom',
+        path: ['final_outcomes'],
+        message: 'only means something with "hold_until_flush": true',
+      });
+    }
     if (table.hold_until_flush === true && table.flush === undefined) {
       context.addIssue({
         code: 'custom',
