@@ -719,7 +719,7 @@ async function runSteps(run: Run): Promise<void> {
   });
 
   // The install before npm: pack:all's tarballs, installed together as its output says.
-  await checkPackAllConsumers({
+  const packs = await checkPackAllConsumers({
     checks,
     processes,
     workspace,
@@ -730,7 +730,8 @@ async function runSteps(run: Run): Promise<void> {
     packages: available,
   });
 
-  // Every examples/ project, installed from the local registry and run.
+  // Every examples/ project, installed from the local registry with npm, then from pack:all's
+  // tarballs with pnpm, and run.
   await checkExampleProjects({
     checks,
     processes,
@@ -739,6 +740,7 @@ async function runSteps(run: Run): Promise<void> {
     registryUrl: registry.url,
     version,
     env: childEnv,
+    pnpmOverrides: packs?.pnpmOverrides,
   });
 
   // The framework adapters, in their own projects with their frameworks beside them.

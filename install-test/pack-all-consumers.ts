@@ -16,7 +16,7 @@ const IMPORTER = join(
 );
 
 /** What `pnpm pack:all` writes to `.packs/install.json`. */
-interface PackSet {
+export interface PackSet {
   readonly tarballs: Readonly<Record<string, string>>;
   readonly npmCommand: string;
   readonly pnpmOverrides: Readonly<Record<string, string>>;
@@ -42,9 +42,10 @@ function words(command: string): [string, ...string[]] {
   return [file, ...args];
 }
 
+/** Checks pack:all and its two install commands; returns what it printed, if it ran. */
 export async function checkPackAllConsumers(
   options: PackAllOptions,
-): Promise<void> {
+): Promise<PackSet | undefined> {
   const { checks, processes, workspace, work } = options;
   // Set inside the check's callback, which TypeScript's narrowing does not follow.
   const found: { set?: PackSet } = {};
@@ -62,7 +63,7 @@ export async function checkPackAllConsumers(
       .map((name) => `${name} has no tarball in .packs/`);
   });
   const packs = found.set;
-  if (packs === undefined) return;
+  if (packs === undefined) return undefined;
   for (const manager of ['npm', 'pnpm'] as const) {
     await checks.check(
       `${manager}: the command pack:all prints, in an empty project, then import every entry point`,
@@ -108,4 +109,5 @@ export async function checkPackAllConsumers(
       },
     );
   }
+  return packs;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig, type DefaultTheme } from 'vitepress';
-import { siteLinkForIncluded } from './included-links.ts';
+import { includedLinks } from './included-links.ts';
 
 const docsDir = join(import.meta.dirname, '..');
 const packagesDir = join(docsDir, '..', 'packages');
@@ -33,22 +33,8 @@ export default defineConfig({
   // Dead internal links fail the build (VitePress's default, kept on purpose).
   ignoreDeadLinks: false,
   markdown: {
-    config(md) {
-      // Before rendering, where VitePress checks links: included READMEs' links become site links.
-      md.core.ruler.push('candor-included-links', (state) => {
-        const env = state.env as { relativePath?: string };
-        const page = env.relativePath ?? '';
-        for (const token of state.tokens) {
-          for (const child of token.children ?? []) {
-            const href =
-              child.type === 'link_open' ? child.attrGet('href') : null;
-            if (href !== null) {
-              child.attrSet('href', siteLinkForIncluded(href, page, docsDir));
-            }
-          }
-        }
-      });
-    },
+    // Before rendering, where VitePress checks links: included READMEs' links become site links.
+    config: includedLinks(docsDir),
   },
   themeConfig: {
     search: { provider: 'local' },

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { posix } from 'node:path';
+import type { MarkdownRenderer } from 'vitepress';
 
 /**
  * A package page includes its package's README, whose relative links are written for GitHub:
@@ -41,4 +42,30 @@ export function siteLinkForIncluded(
   }
   const path = `/${file.replace(/\.md$/, '').replace(/(^|\/)index$/, '$1')}`;
   return hash === undefined ? path : `${path}#${hash}`;
+}
+
+/**
+ * The markdown hook that applies {@link siteLinkForIncluded} to every link of every page, before
+ * rendering, where VitePress checks links: an included README's dead link throws, which fails
+ * the build, and one mapped to a missing site page fails VitePress's own dead-link check.
+ *
+ * @param docsDir the absolute `docs/` directory
+ * @returns a `markdown.config` for VitePress
+ */
+export function includedLinks(docsDir: string): (md: MarkdownRenderer) => void {
+  return (md) => {
+    md.core.ruler.push('candor-included-links', (state) => {
+      const env = state.env as { relativePath?: string };
+      const page = env.relativePath ?? '';
+      for (const token of state.tokens) {
+        for (const child of token.children ?? []) {
+          const href =
+            child.type === 'link_open' ? child.attrGet('href') : null;
+          if (href !== null) {
+            child.attrSet('href', siteLinkForIncluded(href, page, docsDir));
+          }
+        }
+      }
+    });
+  };
 }

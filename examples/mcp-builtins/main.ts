@@ -1,15 +1,19 @@
 // The built-in tools served over MCP (stdio) by the `candor-mcp` CLI, and a client that imports
 // them into its own registry through the official MCP SDK. The same server is what Claude Code
 // runs: claude mcp add candor -- npx candor-mcp --workspace /path/to/your/project
-import { realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importMcpTools } from '@candor/mcp';
 import { ToolRegistry } from '@candor/registry';
 
 const workspace = join(import.meta.dirname, 'workspace');
-const bin = realpathSync(
-  join(import.meta.dirname, 'node_modules', '.bin', 'candor-mcp'),
-);
+// The CLI's own file, as its package.json names it, run by this Node: node_modules/.bin holds a
+// symlink to it under npm but a shell script under pnpm, which Node cannot run.
+const mcpDir = join(import.meta.dirname, 'node_modules', '@candor', 'mcp');
+const { bin: bins } = JSON.parse(
+  readFileSync(join(mcpDir, 'package.json'), 'utf8'),
+) as { bin: Record<string, string> };
+const bin = join(mcpDir, bins['candor-mcp'] ?? 'bin/candor-mcp.js');
 const registry = new ToolRegistry();
 const imported = await importMcpTools(
   {

@@ -74,8 +74,13 @@ const noOverrides: BreakerOptions = Object.freeze({});
  * ```ts
  * const registry = new ToolRegistry();
  * registry.register(readFileTool);
- * registry.register(function legacyLookup(args: { id: string }) { return `found ${args.id}`; });
- * const response = await registry.call('read_file', '{"path":"README.md"}');
+ * registry.register(function legacyLookup(args: { id: string }) {
+ *   return `found ${args.id}`;
+ * });
+ * const response = await registry.call(
+ *   'read_file',
+ *   '{"path":"README.md"}',
+ * );
  * ```
  */
 export class ToolRegistry {
