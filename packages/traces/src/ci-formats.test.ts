@@ -224,6 +224,21 @@ describe('--junit', () => {
     expect(xpath(out, '//testsuite/@name')).toEqual(fixtures.map(fixture));
   });
 
+  it("lists each trace's calls in the trace's own order, though the reader hands a held call out later", async () => {
+    const records = await recordsOf('claude-code/stream-json.jsonl');
+    const lines = records.map((record) => record.line);
+    // The reader holds an error until the run's last line (a denial listed there may change it).
+    expect(lines).not.toEqual([...lines].sort((a, b) => a - b));
+    const xml = renderJunitReport([{ name: 'run', records }]);
+    const named = [...xml.matchAll(/<testcase name="([^"]*)"/g)].map(
+      (match) => match[1],
+    );
+    const byLine = [...records]
+      .sort((a, b) => a.line - b.line)
+      .map((record) => `${record.tool} ${record.callId}`);
+    expect(named).toEqual(byLine);
+  });
+
   it('stays valid XML with control characters, quotes and markup in a record', (context) => {
     if (xmllint) return context.skip(xmllint);
     const out = join(scratch, 'awkward.xml');

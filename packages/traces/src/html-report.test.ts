@@ -331,6 +331,28 @@ describe('candor-trace --html in chromium', () => {
 });
 
 describe('renderHtmlReport', () => {
+  it("draws each trace's calls in the trace's own order, though the reader hands a held call out later", async () => {
+    const records = [];
+    for await (const record of readTrace(
+      readFileSync(fixture('claude-code/stream-json.jsonl'), 'utf8').split(
+        /(?<=\n)/,
+      ),
+    ))
+      records.push(record);
+    const lines = records.map((record) => record.line);
+    expect(lines).not.toEqual([...lines].sort((a, b) => a - b));
+    const html = renderHtmlReport([{ name: 'run', records }]);
+    const data =
+      /<script type="application\/json" id="candor-data">(.*?)<\/script>/s.exec(
+        html,
+      )?.[1];
+    const rows = (JSON.parse(data ?? 'null') as { rows: unknown[][] }).rows;
+    // Column 13 is the record's line (see html-report.ts).
+    expect(rows.map((row) => row[13])).toEqual(
+      [...lines].sort((a, b) => a - b),
+    );
+  });
+
   it('keeps record text from ending the data script early', () => {
     const html = renderHtmlReport([
       {

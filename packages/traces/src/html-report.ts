@@ -1,4 +1,4 @@
-import type { ReportTrace } from './report-trace.ts';
+import { inTraceOrder, type ReportTrace } from './report-trace.ts';
 import { htmlReportScript } from './html-report-script.ts';
 import { htmlReportStyle } from './html-report-style.ts';
 
@@ -76,7 +76,7 @@ export function renderHtmlReport(traces: readonly ReportTrace[]): string {
   const harnesses = interner();
   const rows: unknown[] = [];
   traces.forEach((trace, traceIndex) => {
-    for (const record of trace.records) {
+    for (const record of inTraceOrder(trace.records)) {
       // Column order is read by html-report-script.ts (T, TOOL, OUT, …).
       rows.push([
         traceIndex,

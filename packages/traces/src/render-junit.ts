@@ -1,6 +1,6 @@
 import type { CallRecord } from './call-record.ts';
 import { formatRecord } from './format-record.ts';
-import type { ReportTrace } from './report-trace.ts';
+import { inTraceOrder, type ReportTrace } from './report-trace.ts';
 
 // XML 1.0 allows tab, LF and CR but no other C0 control, even as a reference, and no lone
 // surrogate: such characters become U+FFFD so the report always parses.
@@ -84,7 +84,9 @@ export function renderJunitReport(traces: readonly ReportTrace[]): string {
       'errors="0"',
       `skipped="${count(trace.records, 'denied', 'unknown')}"`,
     ].join(' ');
-    const cases = trace.records.map((record) => `    ${testcase(record)}\n`);
+    const cases = inTraceOrder(trace.records).map(
+      (record) => `    ${testcase(record)}\n`,
+    );
     return `  <testsuite ${head}>\n${cases.join('')}  </testsuite>\n`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>
