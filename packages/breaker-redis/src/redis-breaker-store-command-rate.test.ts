@@ -40,10 +40,16 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore command rate', () => {
         between.map((line) => line.args[0]),
         'one script a beat, no PING beside it',
       ).toEqual(Array.from({ length: beats }, () => 'EVALSHA'));
-      // The beat is the probe interval apart (on the server's clock): a late timer only widens it.
+      // The beats are the probe interval apart on average (on the server's clock): a late timer
+      // only widens that. One gap alone can be short on a loaded machine (a beat that Redis or
+      // the process ran late is followed by one on time: 33 ms seen with two CPU burners beside
+      // the suite), but a store beating twice an interval averages half of it, which fails.
       const times = between.map((line) => line.at);
       const gaps = times.slice(1).map((at, i) => at - (times[i] ?? at));
-      expect(Math.min(...gaps)).toBeGreaterThan(probeIntervalMs / 2);
+      const meanGap = gaps.reduce((a, b) => a + b, 0) / gaps.length;
+      expect(meanGap, `gaps ${gaps.join(', ')} ms`).toBeGreaterThan(
+        probeIntervalMs / 2,
+      );
       // The same one command both reads the fleet's generation and reaches this process's own
       // channel, which is how the pub/sub connection is proven alive.
       // (Whether MONITOR prints a script's own commands before or after the script, the lines

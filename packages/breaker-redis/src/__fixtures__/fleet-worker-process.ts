@@ -18,6 +18,8 @@ export interface WorkerChange {
   to: string;
   origin: 'process' | 'fleet';
   at: number;
+  /** To open: when the circuit opened (the breaker's `snapshot().openedAt`). */
+  openedAt?: number;
 }
 
 /** One forked fleet worker (the bundle of fleet-worker.ts) and what it told the parent. */

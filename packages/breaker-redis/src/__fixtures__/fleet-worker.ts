@@ -4,7 +4,8 @@
  * tool (`upstream` unless told; it calls a real HTTP server in the parent) and answers the parent
  * over IPC:
  * - `{ type: 'call' }` → `{ type: 'result', code, ran, stateBefore, at }`;
- * - every breaker transition → `{ type: 'state', from, to, origin, at }`;
+ * - every breaker transition → `{ type: 'state', from, to, origin, at }`, and to open also
+ *   `openedAt` (the breaker's `snapshot().openedAt`: the fleet's, on Redis's clock);
  * - `{ type: 'exit' }` → closes everything and exits.
  */
 import { createToolBreaker } from '@candor/breaker';
@@ -55,7 +56,15 @@ async function start(options: Start): Promise<void> {
     timeoutMs: 5_000,
   });
   breaker.onStateChange((change) => {
-    send({ type: 'state', ...change, at: Date.now() });
+    // An open circuit's opening time is the fleet's, on Redis's clock (the machine's, for a
+    // local server): the parent measures from when the circuit opened, not from when it heard.
+    const { openedAt } = breaker.snapshot();
+    send({
+      type: 'state',
+      ...change,
+      at: Date.now(),
+      ...(change.to === 'open' && openedAt !== undefined ? { openedAt } : {}),
+    });
   });
   call = async () => {
     const stateBefore = breaker.state;
