@@ -12,11 +12,17 @@ export function usesPolicies(options: ResolvedBreakerOptions): boolean {
   );
 }
 
-/** What a call admitted by a policy is: a closed-circuit call (-1), or a trial of a generation. */
+/**
+ * What a call admitted by a policy is: a trial of a half-open generation (0 and up), or a call of
+ * a closed round (-1 for the first round, -2 for the next…), so a call that outlives its round
+ * (the circuit opened, then closed again while it ran) is told from one of the current round.
+ */
 export type PolicyTicket = number;
 
-/** A closed-circuit call's ticket. */
-export const CLOSED_CALL: PolicyTicket = -1;
+/** The ticket of a call admitted while closed in `round`. */
+function closedTicket(round: number): PolicyTicket {
+  return -1 - round;
+}
 
 /**
  * The rules opossum has none of (resilience4j's count window, slow calls and several half-open
@@ -36,6 +42,8 @@ export class CircuitPolicy {
   readonly #permitted: number;
   /** Grows on every half-open: a trial of an older one is not this one's. */
   #generation = 0;
+  /** Grows each time the window is cleared (a close or a reset): a closed call of an older one decides nothing. */
+  #closedRound = 0;
   #admitted = 0;
   #ended = 0;
   #failed = 0;
@@ -65,7 +73,7 @@ export class CircuitPolicy {
    */
   admit(): PolicyTicket | undefined {
     const circuit = this.#circuit;
-    if (circuit.closed) return CLOSED_CALL;
+    if (circuit.closed) return closedTicket(this.#closedRound);
     if (circuit.halfOpen && this.#admitted < this.#permitted) {
       this.#admitted += 1;
       return this.#generation;
@@ -76,13 +84,14 @@ export class CircuitPolicy {
 
   /** When a call admitted now started, for {@link isSlow}; no clock read unless slow calls count. */
   startedAt(): number {
-    return this.#slowCallMs === undefined ? 0 : Date.now();
+    // The monotonic clock: a wall clock stepped by NTP or an operator would make a call slow or fast.
+    return this.#slowCallMs === undefined ? 0 : performance.now();
   }
 
   /** Whether a call that started at `startedAt` and ends now took longer than `slowCallMs`. */
   isSlow(startedAt: number): boolean {
     const limit = this.#slowCallMs;
-    return limit !== undefined && Date.now() - startedAt > limit;
+    return limit !== undefined && performance.now() - startedAt > limit;
   }
 
   /** Counts the outcome of a call admitted with `ticket`, then opens or closes the circuit. */
@@ -94,10 +103,11 @@ export class CircuitPolicy {
     const circuit = this.#circuit;
     circuit.countCall(failure);
     const failed = failure !== undefined;
-    if (ticket === CLOSED_CALL) {
+    if (ticket < 0) {
       // A call that ends after the circuit left closed decides nothing: only trials decide a
-      // half-open circuit (so the fleet's shared window, which drops such calls, agrees).
-      if (!circuit.closed) return;
+      // half-open circuit (so the fleet's shared window, which drops such calls, agrees), and a
+      // call of a closed round before the last open decides nothing in the recovered window.
+      if (!circuit.closed || ticket !== closedTicket(this.#closedRound)) return;
       const window = this.#window;
       window.add(failed, slow);
       if (this.#trips(window.calls, window.failures, window.slow)) {
@@ -148,6 +158,7 @@ export class CircuitPolicy {
 
   /** The circuit closed or was reset: a recovered tool starts from a clean window. */
   cleared(): void {
+    this.#closedRound += 1;
     this.#window.clear();
   }
 
