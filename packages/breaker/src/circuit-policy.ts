@@ -12,17 +12,11 @@ export function usesPolicies(options: ResolvedBreakerOptions): boolean {
   );
 }
 
-/**
- * What a call admitted by a policy is: a trial of a half-open generation (0 and up), or a call of
- * a closed round (-1 for the first round, -2 for the next…), so a call that outlives its round
- * (the circuit opened, then closed again while it ran) is told from one of the current round.
- */
+/** What a call admitted by a policy is: a closed-circuit call (-1), or a trial of a generation. */
 export type PolicyTicket = number;
 
-/** The ticket of a call admitted while closed in `round`. */
-function closedTicket(round: number): PolicyTicket {
-  return -1 - round;
-}
+/** A closed-circuit call's ticket. */
+export const CLOSED_CALL: PolicyTicket = -1;
 
 /**
  * The rules opossum has none of (resilience4j's count window, slow calls and several half-open
@@ -42,8 +36,6 @@ export class CircuitPolicy {
   readonly #permitted: number;
   /** Grows on every half-open: a trial of an older one is not this one's. */
   #generation = 0;
-  /** Grows each time the window is cleared (a close or a reset): a closed call of an older one decides nothing. */
-  #closedRound = 0;
   #admitted = 0;
   #ended = 0;
   #failed = 0;
@@ -73,7 +65,7 @@ export class CircuitPolicy {
    */
   admit(): PolicyTicket | undefined {
     const circuit = this.#circuit;
-    if (circuit.closed) return closedTicket(this.#closedRound);
+    if (circuit.closed) return CLOSED_CALL;
     if (circuit.halfOpen && this.#admitted < this.#permitted) {
       this.#admitted += 1;
       return this.#generation;
@@ -103,11 +95,10 @@ export class CircuitPolicy {
     const circuit = this.#circuit;
     circuit.countCall(failure);
     const failed = failure !== undefined;
-    if (ticket < 0) {
+    if (ticket === CLOSED_CALL) {
       // A call that ends after the circuit left closed decides nothing: only trials decide a
-      // half-open circuit (so the fleet's shared window, which drops such calls, agrees), and a
-      // call of a closed round before the last open decides nothing in the recovered window.
-      if (!circuit.closed || ticket !== closedTicket(this.#closedRound)) return;
+      // half-open circuit (so the fleet's shared window, which drops such calls, agrees).
+      if (!circuit.closed) return;
       const window = this.#window;
       window.add(failed, slow);
       if (this.#trips(window.calls, window.failures, window.slow)) {
@@ -158,7 +149,6 @@ export class CircuitPolicy {
 
   /** The circuit closed or was reset: a recovered tool starts from a clean window. */
   cleared(): void {
-    this.#closedRound += 1;
     this.#window.clear();
   }
 
