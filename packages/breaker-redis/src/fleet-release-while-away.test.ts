@@ -49,14 +49,19 @@ describe.skipIf(!redisInstalled)('a process cut off during a change', () => {
       });
       try {
         expect(await away.connect()).toBe(true);
-        const held = stateBecomes(breaker, hold);
-        if (hold === 'open') await operator.fleet.forceOpen(tool);
-        else await operator.fleet.forceClose(tool);
-        await held;
+        // Open first, so a hold closed is seen arriving (a state change) as a hold open is.
+        const opened = stateBecomes(breaker, 'open');
+        await operator.fleet.forceOpen(tool);
+        await opened;
+        if (hold === 'closed') {
+          const closed = stateBecomes(breaker, 'closed');
+          await operator.fleet.forceClose(tool);
+          await closed;
+        }
         // Cut off: it hears no release, and notices only at its next beat.
+        const back = log.next('info', /resynchronised/);
         for (const connection of proxy.connections) connection.blackHole();
         expect(await operator.fleet.release(tool)).toBe(true);
-        const back = log.next('info', /resynchronised/);
         await back;
         const status = await operator.fleet.status();
         const entry = status.tools.find((t) => t.tool === tool);
@@ -95,6 +100,7 @@ describe.skipIf(!redisInstalled)('a process cut off during a change', () => {
         Promise.resolve(ToolResponse.error('NETWORK_ERROR', 'down'));
       for (let i = 0; i < 5; i += 1) await local.execute(down);
       await opened;
+      const back = log.next('info', /resynchronised/);
       for (const connection of proxy.connections) connection.blackHole();
       // The trial here succeeds once due: closed in Redis, unheard by the process cut off.
       const up = () => Promise.resolve(ToolResponse.success('up'));
@@ -102,7 +108,7 @@ describe.skipIf(!redisInstalled)('a process cut off during a change', () => {
         await client.ping();
       }
       await stateBecomes(local, 'closed');
-      await log.next('info', /resynchronised/);
+      await back;
       const entry = (await here.fleet.status()).tools.find(
         (t) => t.tool === tool,
       );
@@ -113,6 +119,42 @@ describe.skipIf(!redisInstalled)('a process cut off during a change', () => {
       client.destroy();
       there.shutdown();
       local.shutdown();
+      await away.close();
+      await proxy.close();
+    }
+  }, 15_000);
+
+  it('a hold set while it was away is obeyed when it comes back: the upstream is not run', async () => {
+    const prefix = 'away-set:';
+    const tool = redis.fresh();
+    const operator = await redis.store({ keyPrefix: prefix });
+    const proxy = await startTcpProxy(redis.port);
+    const log = recordingLogger();
+    const away = createRedisBreakerStore({
+      url: proxy.url,
+      keyPrefix: prefix,
+      logger: log.logger,
+      probeIntervalMs: 50,
+      commandTimeoutMs: 200,
+    });
+    const breaker = createToolBreaker(tool, { store: away, telemetry: false });
+    try {
+      expect(await away.connect()).toBe(true);
+      const back = log.next('info', /resynchronised/);
+      for (const connection of proxy.connections) connection.blackHole();
+      await operator.fleet.forceOpen(tool);
+      await back;
+      // Open at once after the resync (or on the channel, had the resync come before the hold).
+      await stateBecomes(breaker, 'open');
+      let runs = 0;
+      const response = await breaker.execute(() => {
+        runs += 1;
+        return Promise.resolve(ToolResponse.success('ran'));
+      });
+      expect(response.status).toBe('error');
+      expect(runs).toBe(0);
+    } finally {
+      breaker.shutdown();
       await away.close();
       await proxy.close();
     }
