@@ -134,6 +134,29 @@ describe.skipIf(!redisInstalled)('fleet holds on hostile tool names', () => {
   });
 });
 
+describe.skipIf(!redisInstalled)('a prefix holding a NUL', () => {
+  const redis = useRedisFleet('nul');
+
+  it('status lists its tools by their own names', async () => {
+    const prefix = 'nul\u0000fleet:';
+    const client = await rawRedisClient(redis.url);
+    try {
+      const keys = new FleetKeys(prefix);
+      await client.hSet(keys.window('windowed'), { c1: '2', f1: '1' });
+      const store = await redis.store({ keyPrefix: prefix });
+      await store.fleet.forceOpen('held');
+      const status = await store.fleet.status();
+      expect(status.tools.map((tool) => tool.tool)).toEqual([
+        'held',
+        'windowed',
+      ]);
+      expect(status.tools[1]?.window).toMatchObject({ calls: 2, failures: 1 });
+    } finally {
+      client.destroy();
+    }
+  });
+});
+
 describe('what status prints of names someone else chose', () => {
   const now = Date.parse('2026-12-02T00:40:00.000Z');
   const names = [
