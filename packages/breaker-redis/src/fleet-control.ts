@@ -41,14 +41,16 @@ return { now, cjson.encode(record), 1 }
 
 /**
  * Writes back a hold the server lost (a flush, an eviction, an empty replica), unless the server
- * already holds a state for the tool: a released or newer hold is never overwritten. KEYS:
- * states, epochs. ARGV: channel, tool, 'open' or 'closed', forcedAt, the hold's author. Returns
+ * already holds a state for the tool, or an epoch newer than the hold's: a release (or any
+ * transition) made since, while this process was cut off, is never undone. KEYS: states, epochs.
+ * ARGV: channel, tool, 'open' or 'closed', forcedAt, the hold's author, the hold's epoch. Returns
  * the server time and the record now held.
  */
 export const restoreHoldScript = script(`${prelude}
 local channel, tool, forced, forcedAt, by = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local current = readRecord(KEYS[1], tool)
 if current then return { now, current } end
+if readEpoch(KEYS[2], tool) > (tonumber(ARGV[6]) or 0) then return { now, closedRecord(KEYS[2], tool) } end
 local record = { state = forced, forced = forced, forcedAt = forcedAt, epoch = nextEpoch(KEYS[2], tool), by = by }
 if forced == 'open' then record.openedAt = forcedAt end
 current = cjson.encode(record)
@@ -196,6 +198,7 @@ export async function restoreHold(
       record.forced ?? 'open',
       record.forcedAt ?? 0,
       record.by ?? processId,
+      record.epoch,
     ],
   );
   return String(reply[1]);

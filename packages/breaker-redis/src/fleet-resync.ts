@@ -69,7 +69,7 @@ export async function readFleet({
     const restored = await link.eval(
       restoreScript,
       [keys.states, keys.epochs],
-      [keys.channel, processId, circuit.tool, openedAt],
+      [keys.channel, processId, circuit.tool, openedAt, record.epoch],
     );
     held.set(circuit.tool, String(restored[1]));
   }

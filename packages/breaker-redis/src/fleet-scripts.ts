@@ -256,13 +256,16 @@ return { now, cjson.encode(record), 1 }
 
 /**
  * Writes back an open circuit the server lost (a restart without persistence), unless the server
- * already holds a state for the tool. KEYS: states, epochs. ARGV: channel, process id, tool,
- * openedAt. Returns the server time and the record now held.
+ * already holds a state for the tool, or an epoch newer than the record's (the circuit closed
+ * since, while this process was cut off: never reopened by a stale memory). KEYS: states,
+ * epochs. ARGV: channel, process id, tool, openedAt, the record's epoch. Returns the server time
+ * and the record now held.
  */
 export const restoreScript = script(`${prelude}
 local channel, me, tool, openedAt = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local current = readRecord(KEYS[1], tool)
 if current then return { now, current } end
+if readEpoch(KEYS[2], tool) > (tonumber(ARGV[5]) or 0) then return { now, closedRecord(KEYS[2], tool) } end
 local record = { state = 'open', openedAt = openedAt, epoch = nextEpoch(KEYS[2], tool), by = me }
 current = cjson.encode(record)
 redis.call('HSET', KEYS[1], tool, current)

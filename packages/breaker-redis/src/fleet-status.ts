@@ -119,7 +119,11 @@ async function scanTools(
   link: RedisLink,
   name: (tool: string) => string,
 ): Promise<string[]> {
-  const [before = '', after = ''] = name('\u0000').split('\u0000');
+  // The tool's place, found from the end: a prefix may hold a NUL itself (a tool name never does).
+  const marked = name('\u0000');
+  const at = marked.lastIndexOf('\u0000');
+  const before = marked.slice(0, at);
+  const after = marked.slice(at + 1);
   const pattern = `${literal(before)}*${literal(after)}`;
   const tools: string[] = [];
   let cursor = '0';

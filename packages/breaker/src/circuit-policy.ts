@@ -76,13 +76,14 @@ export class CircuitPolicy {
 
   /** When a call admitted now started, for {@link isSlow}; no clock read unless slow calls count. */
   startedAt(): number {
-    return this.#slowCallMs === undefined ? 0 : Date.now();
+    // The monotonic clock: a wall clock stepped by NTP or an operator would make a call slow or fast.
+    return this.#slowCallMs === undefined ? 0 : performance.now();
   }
 
   /** Whether a call that started at `startedAt` and ends now took longer than `slowCallMs`. */
   isSlow(startedAt: number): boolean {
     const limit = this.#slowCallMs;
-    return limit !== undefined && Date.now() - startedAt > limit;
+    return limit !== undefined && performance.now() - startedAt > limit;
   }
 
   /** Counts the outcome of a call admitted with `ticket`, then opens or closes the circuit. */

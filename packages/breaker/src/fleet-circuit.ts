@@ -69,13 +69,14 @@ export class FleetCircuit {
 
   /** When a call admitted now started; no clock read unless slow calls count. */
   startedAt(): number {
-    return this.#slowCallMs === undefined ? 0 : Date.now();
+    // The monotonic clock, as the local policy's: a stepped wall clock must not make a call slow.
+    return this.#slowCallMs === undefined ? 0 : performance.now();
   }
 
   /** Whether a call that started at `startedAt` and ends now took longer than `slowCallMs`. */
   isSlow(startedAt: number): boolean {
     const limit = this.#slowCallMs;
-    return limit !== undefined && Date.now() - startedAt > limit;
+    return limit !== undefined && performance.now() - startedAt > limit;
   }
 
   /** The shared view admissions follow now, or `local`. */

@@ -7,10 +7,28 @@ function duration(ms: number): string {
   return `${Math.floor(ms / 3_600_000)} h`;
 }
 
-/** Anything read from Redis may hold terminal control characters: each prints as `?`. */
+const unsafe =
+  // eslint-disable-next-line no-control-regex -- control characters are what this matches
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/**
+ * Anything read from Redis may hold terminal control characters, or the Unicode ones that reorder
+ * or hide text (bidi overrides and isolates, zero-width marks, line separators: a name written
+ * right to left can show as another tool's): each prints as `?`.
+ */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what this removes
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return text.replace(unsafe, '?');
+}
+
+/**
+ * `value` as one line of JSON for a terminal: the characters {@link printable} replaces are
+ * written as `\uXXXX` escapes (JSON.stringify leaves C1 and bidi controls raw), the same JSON.
+ */
+export function terminalJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    unsafe,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function windowCell({ window }: FleetToolStatus): string {
@@ -39,7 +57,7 @@ export function formatFleetStatus(
   status: FleetStatus,
   where: { readonly url: string; readonly prefix: string },
 ): string {
-  const header = `fleet ${JSON.stringify(where.prefix)} at ${where.url}: ${status.tools.length} tools, server time ${new Date(status.now).toISOString()}`;
+  const header = `fleet ${printable(JSON.stringify(where.prefix))} at ${printable(where.url)}: ${status.tools.length} tools, server time ${new Date(status.now).toISOString()}`;
   if (status.tools.length === 0) {
     return `${header}\nno tool has a record, an epoch, a window or a trial under this prefix\n`;
   }

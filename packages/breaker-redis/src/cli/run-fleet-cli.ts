@@ -4,7 +4,11 @@ import { type Logger } from '@candor/tools';
 import { createRedisBreakerStore } from '../create-redis-breaker-store.ts';
 import { checkToolName } from '../fleet-control.ts';
 import { storeDefaults } from '../redis-breaker-store-options.ts';
-import { formatFleetStatus, printable } from './format-fleet-status.ts';
+import {
+  formatFleetStatus,
+  printable,
+  terminalJson,
+} from './format-fleet-status.ts';
 
 /** Where `candor-fleet` writes; `process` in the bin. */
 export interface FleetCliIo {
@@ -212,7 +216,7 @@ export async function runFleetCli(
     }
     const out = (text: object | string): void => {
       io.stdout.write(
-        typeof text === 'string' ? text : `${JSON.stringify(text)}\n`,
+        typeof text === 'string' ? text : `${terminalJson(text)}\n`,
       );
     };
     const name = JSON.stringify(printable(tool ?? ''));
