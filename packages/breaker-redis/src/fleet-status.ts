@@ -115,7 +115,9 @@ function literal(text: string): string {
 }
 
 /** The tools named by every key of one kind (`keys.window` or `keys.lease`) on the server. */
-async function scanTools(
+const MAX_SCAN_ROUNDS = 100_000;
+
+export async function scanTools(
   link: RedisLink,
   name: (tool: string) => string,
 ): Promise<string[]> {
@@ -127,7 +129,15 @@ async function scanTools(
   const pattern = `${literal(before)}*${literal(after)}`;
   const tools: string[] = [];
   let cursor = '0';
+  // A full SCAN never hands out a cursor twice, and 100,000 rounds of 1,000 cover 10^8 keys: a
+  // server that keeps answering a cursor past either is lying, and status must still end.
+  const seen = new Set<string>();
   do {
+    if (seen.size >= MAX_SCAN_ROUNDS) {
+      throw new TypeError(
+        `Redis's SCAN did not finish in ${String(MAX_SCAN_ROUNDS)} rounds`,
+      );
+    }
     const reply = await link.command<unknown>([
       'SCAN',
       cursor,
@@ -140,6 +150,10 @@ async function scanTools(
       throw new TypeError('Redis answered SCAN with something unexpected');
     }
     cursor = String(reply[0]);
+    if (cursor !== '0' && seen.has(cursor)) {
+      throw new TypeError(`Redis's SCAN handed out cursor ${cursor} twice`);
+    }
+    seen.add(cursor);
     for (const key of reply[1] as unknown[]) {
       if (
         typeof key === 'string' &&

@@ -1,0 +1,49 @@
+// `status` lists tools with SCAN; a server that never ends the scan must not keep it running.
+import { describe, expect, it } from 'vitest';
+import { scanTools } from './fleet-status.ts';
+import { type RedisLink } from './redis-link.ts';
+
+/** A link whose every SCAN gets the answer `next` makes from the cursor it was sent. */
+function scanning(next: (cursor: string) => unknown): {
+  link: RedisLink;
+  rounds: () => number;
+} {
+  let rounds = 0;
+  const link = {
+    command: (args: readonly string[]) => {
+      rounds += 1;
+      return Promise.resolve(next(args[1] ?? ''));
+    },
+  } as unknown as RedisLink;
+  return { link, rounds: () => rounds };
+}
+
+const windowKey = (tool: string) => `p:window:${tool}`;
+
+describe('scanTools against a server that lies about SCAN', () => {
+  it('lists the tools of a scan that ends', async () => {
+    const { link } = scanning((cursor) =>
+      cursor === '0' ? ['17', ['p:window:a']] : ['0', ['p:window:b']],
+    );
+    await expect(scanTools(link, windowKey)).resolves.toEqual(['a', 'b']);
+  });
+
+  it('stops when a cursor comes back a second time', async () => {
+    const { link, rounds } = scanning(() => ['7', []]);
+    await expect(scanTools(link, windowKey)).rejects.toThrow(
+      "Redis's SCAN handed out cursor 7 twice",
+    );
+    expect(rounds()).toBe(2);
+  });
+
+  it('stops after 100,000 rounds of ever-new cursors', async () => {
+    const { link, rounds } = scanning((cursor) => [
+      String(Number(cursor) + 1),
+      [],
+    ]);
+    await expect(scanTools(link, windowKey)).rejects.toThrow(
+      "Redis's SCAN did not finish in 100000 rounds",
+    );
+    expect(rounds()).toBe(100_000);
+  });
+});
