@@ -110,8 +110,11 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore connecting', () => {
       expect(c.admit().kind).toBe('trial');
       await c.lease();
       const waited = performance.now() - started;
-      // The unanswered lease request gives up after the command timeout: local breakers decide.
-      expect(waited).toBeLessThan(100 + 250);
+      // The unanswered lease request gives up after the command timeout (100 ms, plus a few on
+      // a quiet machine): local breakers decide. What is asserted is that it gave up before
+      // Redis answered (DEBUG SLEEP holds the reply for 1 s) and that the store fell back; how
+      // late a loaded machine runs the 100 ms timer is not, so the bound is the sleep itself.
+      expect(waited, `${waited.toFixed(0)} ms`).toBeLessThan(1_000);
       expect(s.health).toBe('degraded');
       expect(c.admit()).toEqual({ kind: 'local' });
       await sleeping;

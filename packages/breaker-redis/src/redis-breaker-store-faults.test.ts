@@ -31,7 +31,13 @@ describe.skipIf(!redisInstalled)(
 
     it('connect() called again, at once or later, neither falls back nor warns', async () => {
       const log = recordingLogger();
-      const s = createRedisBreakerStore({ url: redis.url, logger: log.logger });
+      // A command timeout a loaded machine cannot miss: connect() failing on a late reply is
+      // the connect tests' subject, not this one's.
+      const s = createRedisBreakerStore({
+        url: redis.url,
+        logger: log.logger,
+        commandTimeoutMs: 1_000,
+      });
       stores.push(s);
       expect(await Promise.all([s.connect(), s.connect()])).toEqual([
         true,
@@ -241,8 +247,17 @@ describe.skipIf(!redisInstalled)(
         const rules = { ...quick, resetTimeoutMs: 1, leaseMs: 20_000 };
         const la = recordingLogger();
         const lb = recordingLogger();
-        const a = createRedisBreakerStore({ url: own.url, logger: la.logger });
-        const b = createRedisBreakerStore({ url: own.url, logger: lb.logger });
+        // A command timeout a loaded machine cannot miss on the way up (the restart is the fault).
+        const a = createRedisBreakerStore({
+          url: own.url,
+          logger: la.logger,
+          commandTimeoutMs: 1_000,
+        });
+        const b = createRedisBreakerStore({
+          url: own.url,
+          logger: lb.logger,
+          commandTimeoutMs: 1_000,
+        });
         expect(await a.connect()).toBe(true);
         expect(await b.connect()).toBe(true);
         const name = fresh();
@@ -291,8 +306,17 @@ describe.skipIf(!redisInstalled)(
         const rules = { ...quick, resetTimeoutMs: 1, leaseMs: 20_000 };
         const la = recordingLogger();
         const lb = recordingLogger();
-        const a = createRedisBreakerStore({ url: own.url, logger: la.logger });
-        const b = createRedisBreakerStore({ url: own.url, logger: lb.logger });
+        // A command timeout a loaded machine cannot miss on the way up (the restart is the fault).
+        const a = createRedisBreakerStore({
+          url: own.url,
+          logger: la.logger,
+          commandTimeoutMs: 1_000,
+        });
+        const b = createRedisBreakerStore({
+          url: own.url,
+          logger: lb.logger,
+          commandTimeoutMs: 1_000,
+        });
         expect(await a.connect()).toBe(true);
         expect(await b.connect()).toBe(true);
         const name = fresh();

@@ -150,9 +150,12 @@ describe.skipIf(!redisInstalled)('RedisBreakerStore (in-process fleet)', () => {
     const name = freshTool();
     // Long enough for the claim to be asked for before the trial is due.
     const rules = { ...defaultRules, minimumCalls: 1, resetTimeoutMs: 1_000 };
+    // A claim longer than one round trip of admitOnceDue's loop can take on a loaded machine:
+    // with 50 ms, a ping held past the claim's end made b's first call once due find the claim
+    // already run out (so it took the trial, the second step below, before the first was seen).
     const [a, b] = await Promise.all([
-      store({ trialClaimMs: 50 }),
-      store({ trialClaimMs: 50 }),
+      store({ trialClaimMs: 1_000 }),
+      store({ trialClaimMs: 1_000 }),
     ]);
     const ca = a.circuit(name, rules);
     const cb = b.circuit(name, rules);
