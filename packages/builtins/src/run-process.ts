@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { killMarked, RUN_MARKER } from './kill-marked.ts';
+import { readdirSync, readFileSync } from 'node:fs';
 import { type CollectedOutput, OutputCollector } from './output-collector.ts';
 
 /** What {@link runProcess} starts. */
@@ -44,6 +44,106 @@ function killGroup(pid: number | undefined): void {
   } catch {
     // ESRCH: the group is already gone, which is the goal.
   }
+}
+
+/** The variable that marks every process a call started, inherited through fork and setsid. */
+export const RUN_MARKER = 'CANDOR_RUN_ID';
+
+// A process that keeps forking replacements and exiting (a fork loop that left the group) can
+// be gone by the time one scan reads it, its successor not yet listed. So each scan stops what
+// it finds, with its whole process group (the kernel stops a group atomically, and a stopped
+// process cannot fork), and scans repeat until two find nothing new; then all are killed.
+const QUIET_SCANS = 2;
+const MAX_SCANS = 50;
+
+/** The process group of a live process, from /proc/<pid>/stat. */
+function groupOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state, ppid, pgrp.
+    const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    return Number.isInteger(group) && group > 1 ? group : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function signal(target: number, name: NodeJS.Signals): boolean {
+  try {
+    process.kill(target, name);
+    return true;
+  } catch {
+    // Gone already.
+    return false;
+  }
+}
+
+interface Stopped {
+  readonly pids: Set<number>;
+  readonly groups: Set<number>;
+}
+
+/**
+ * Stops every process not yet stopped whose environment holds `needle`, with its process group;
+ * returns how many it found. Synchronous on purpose: a scan that yields between listing /proc
+ * and reading an entry gives a fork loop the time to replace the entry it listed.
+ */
+function stopMarked(needle: Buffer, stopped: Stopped): number {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  // Newest first: a fork loop's live copy is the newest process, read before it can hop.
+  const pids = names
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .sort((a, b) => b - a);
+  let found = 0;
+  for (const pid of pids) {
+    if (pid === process.pid || stopped.pids.has(pid)) continue;
+    let environ: Buffer;
+    try {
+      environ = readFileSync(`/proc/${String(pid)}/environ`);
+    } catch {
+      continue;
+    }
+    if (!environ.includes(needle) || !signal(pid, 'SIGSTOP')) continue;
+    stopped.pids.add(pid);
+    found += 1;
+    // Only our run's processes can be in this group: they made every session it could be in.
+    const group = groupOf(pid);
+    if (
+      group !== undefined &&
+      group !== process.pid &&
+      !stopped.groups.has(group) &&
+      signal(-group, 'SIGSTOP')
+    ) {
+      stopped.groups.add(group);
+    }
+  }
+  return found;
+}
+
+/**
+ * Kills every process whose environment carries this run's marker. A process that called
+ * setsid has left the process group, but it still carries the environment it inherited; this
+ * finds it in /proc (Linux) unless it cleared its own environment or runs as another user.
+ * Marked processes and their groups are stopped as they are found, then all killed, so a fork
+ * loop cannot outrun the scan.
+ */
+export function killMarked(marker: string): number {
+  const needle = Buffer.from(`${RUN_MARKER}=${marker}\0`);
+  const stopped: Stopped = { pids: new Set(), groups: new Set() };
+  let quiet = 0;
+  for (let scan = 0; scan < MAX_SCANS && quiet < QUIET_SCANS; scan += 1) {
+    quiet = stopMarked(needle, stopped) === 0 ? quiet + 1 : 0;
+  }
+  for (const group of stopped.groups) signal(-group, 'SIGKILL');
+  let killed = 0;
+  for (const pid of stopped.pids) if (signal(pid, 'SIGKILL')) killed += 1;
+  return killed;
 }
 
 /**
