@@ -28,8 +28,8 @@ export default defineConfig({
     // ripgrep) take seconds on a loaded machine, and a test that truly hangs still fails.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Type tests (`*.test-d.ts`) are type-checked by `pnpm typecheck`, where each package's
-    // tsconfig covers them and an `expectTypeOf` that does not hold is a compile error. Vitest's own
+    // Type tests (`*.test-d.ts`) are type-checked by `pnpm typecheck`, whose one program
+    // (tsconfig.check.json) holds them and an `expectTypeOf` that does not hold is a compile error. Vitest's own
     // typecheck mode would run tsc a second time per project and print an "experimental" warning
     // for each.
     projects: [

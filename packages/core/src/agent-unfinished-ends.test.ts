@@ -50,10 +50,25 @@ const anthropicSse = (frames: readonly Record<string, unknown>[]): string =>
     .map((f) => `event: ${String(f['type'])}\ndata: ${JSON.stringify(f)}\n\n`)
     .join('');
 
-async function served(sseText: string): Promise<string> {
+const wires = {
+  openaiCompatible: (baseURL: string) =>
+    openaiCompatible({ baseURL, apiKey: 'sk-test', model: 'm' }),
+  openaiResponses: (baseURL: string) =>
+    openaiResponses({ baseURL, apiKey: 'sk-test', model: 'gpt-x' }),
+  anthropic: (baseURL: string) =>
+    anthropic({ baseURL, apiKey: 'sk-ant-test', model: 'claude' }),
+  gemini: (baseURL: string) =>
+    gemini({ baseURL, apiKey: 'g-test-key', model: 'gemini-x' }),
+};
+
+/** Serves one streamed answer on loopback and runs the agent over `wire` against it. */
+async function runOver(
+  wire: keyof typeof wires,
+  sseText: string,
+): ReturnType<Agent['run']> {
   const server = await serveAnswers([{ sse: sseText }]);
   closers.push(server.close);
-  return server.url;
+  return agentFor(wires[wire](server.url)).run('go');
 }
 
 describe('a turn cut at the output-token limit', () => {
@@ -80,7 +95,8 @@ describe('a turn cut at the output-token limit', () => {
   });
 
   it('openaiCompatible: finish_reason length with a half tool call', async () => {
-    const url = await served(
+    const result = await runOver(
+      'openaiCompatible',
       sse(
         [
           {
@@ -106,15 +122,13 @@ describe('a turn cut at the output-token limit', () => {
         true,
       ),
     );
-    const result = await agentFor(
-      openaiCompatible({ baseURL: url, apiKey: 'sk-test', model: 'm' }),
-    ).run('go');
     expect(result.stopReason).toBe('length');
     expect(ran).toBe(0);
   });
 
   it('anthropic: stop_reason max_tokens inside a tool_use block', async () => {
-    const url = await served(
+    const result = await runOver(
+      'anthropic',
       anthropicSse([
         {
           type: 'message_start',
@@ -144,15 +158,13 @@ describe('a turn cut at the output-token limit', () => {
         { type: 'message_stop' },
       ]),
     );
-    const result = await agentFor(
-      anthropic({ baseURL: url, apiKey: 'sk-ant-test', model: 'claude' }),
-    ).run('go');
     expect(result.stopReason).toBe('length');
     expect(ran).toBe(0);
   });
 
   it('gemini: MAX_TOKENS', async () => {
-    const url = await served(
+    const result = await runOver(
+      'gemini',
       sse([
         {
           candidates: [
@@ -169,14 +181,12 @@ describe('a turn cut at the output-token limit', () => {
         },
       ]),
     );
-    const result = await agentFor(
-      gemini({ baseURL: url, apiKey: 'g-test-key', model: 'gemini-x' }),
-    ).run('go');
     expect(result.stopReason).toBe('length');
   });
 
   it('openaiResponses: response.incomplete with max_output_tokens', async () => {
-    const url = await served(
+    const result = await runOver(
+      'openaiResponses',
       sse([
         {
           type: 'response.output_item.added',
@@ -205,9 +215,6 @@ describe('a turn cut at the output-token limit', () => {
         },
       ]),
     );
-    const result = await agentFor(
-      openaiResponses({ baseURL: url, apiKey: 'sk-test', model: 'gpt-x' }),
-    ).run('go');
     expect(result.stopReason).toBe('length');
   });
 });
@@ -222,7 +229,8 @@ describe('an end Candor cannot read', () => {
   });
 
   it('anthropic: an unknown stop_reason', async () => {
-    const url = await served(
+    const result = await runOver(
+      'anthropic',
       anthropicSse([
         { type: 'message_start', message: { usage: { input_tokens: 1 } } },
         {
@@ -240,14 +248,12 @@ describe('an end Candor cannot read', () => {
         { type: 'message_stop' },
       ]),
     );
-    const result = await agentFor(
-      anthropic({ baseURL: url, apiKey: 'sk-ant-test', model: 'claude' }),
-    ).run('go');
     expect(result.stopReason).toBe('model_error');
   });
 
   it('gemini: MALFORMED_FUNCTION_CALL with no call', async () => {
-    const url = await served(
+    const result = await runOver(
+      'gemini',
       sse([
         {
           candidates: [
@@ -259,19 +265,14 @@ describe('an end Candor cannot read', () => {
         },
       ]),
     );
-    const result = await agentFor(
-      gemini({ baseURL: url, apiKey: 'g-test-key', model: 'gemini-x' }),
-    ).run('go');
     expect(result.stopReason).toBe('model_error');
   });
 
   it('openaiCompatible: a server that sends no finish_reason and no call', async () => {
-    const url = await served(
+    const result = await runOver(
+      'openaiCompatible',
       sse([{ choices: [{ index: 0, delta: { content: 'Hi' } }] }], true),
     );
-    const result = await agentFor(
-      openaiCompatible({ baseURL: url, apiKey: 'sk-test', model: 'm' }),
-    ).run('go');
     expect(result.stopReason).toBe('model_error');
   });
 
@@ -306,7 +307,8 @@ describe('a turn blocked or refused with tool calls in it', () => {
   });
 
   it('anthropic: stop_reason refusal after a whole tool_use block', async () => {
-    const url = await served(
+    const result = await runOver(
+      'anthropic',
       anthropicSse([
         { type: 'message_start', message: { usage: { input_tokens: 1 } } },
         {
@@ -329,9 +331,6 @@ describe('a turn blocked or refused with tool calls in it', () => {
         { type: 'message_stop' },
       ]),
     );
-    const result = await agentFor(
-      anthropic({ baseURL: url, apiKey: 'sk-ant-test', model: 'claude' }),
-    ).run('go');
     expect(result.stopReason).toBe('content_filter');
     expect(ran).toBe(0);
   });
