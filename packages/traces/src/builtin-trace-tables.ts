@@ -13,6 +13,7 @@ export const builtinHarnesses = [
   'opencode',
   'copilot',
   'goose',
+  'kimi',
 ] as const;
 
 /** One of {@link builtinHarnesses}. */

@@ -238,7 +238,7 @@ describe('candor-trace', () => {
     ]);
     expect(harness.code).toBe(2);
     expect(harness.stderr).toContain(
-      'unknown harness "amp" (known: auto, cursor, claude-code, codex, gemini, opencode, copilot, goose)',
+      'unknown harness "amp" (known: auto, cursor, claude-code, codex, gemini, opencode, copilot, goose, kimi)',
     );
     const option = await cli([
       fixture('gemini/stream-json.jsonl'),

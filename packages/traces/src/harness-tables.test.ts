@@ -4,7 +4,7 @@ import type { CallRecord } from './call-record.ts';
 import { readTrace } from './read-trace.ts';
 import type { TraceNormaliserOptions } from './trace-normaliser-options.ts';
 
-// The harnesses added as tables alone (cursor, copilot, goose): each fixture call by call, and
+// The harnesses added as tables alone (cursor, copilot, goose, kimi): each fixture call by call, and
 // auto-detection among all the shipped tables. Sources of every call: __fixtures__/sources.json.
 
 const fixtures = new URL('__fixtures__/', import.meta.url);
@@ -56,6 +56,14 @@ describe('cursor-agent --output-format stream-json', () => {
       {
         callId: 'toolu_vrtx_01Q3VHVnWFSKygaRPT7WDxrv',
         tool: 'writeToolCall',
+        outcome: 'success',
+        vendorStatus: 'success',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
+        callId: 'toolu_bdrk_01EKXzaxy6vAqm6a3wL93cNY',
+        tool: 'editToolCall',
         outcome: 'success',
         vendorStatus: 'success',
         exitCode: null,
@@ -166,6 +174,62 @@ describe('copilot -p --output-format json', () => {
         denialReason: null,
       },
       {
+        callId: 'call_DMa90MxEqG6X9ySAW3ayLBK0',
+        tool: 'glob',
+        outcome: 'success',
+        vendorStatus: 'true',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
+        callId: 'call_vLZZib9HFpyNDCiP2WssO1IT',
+        tool: 'view',
+        outcome: 'error',
+        vendorStatus: 'failure',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
+        callId: 'call_wiENTMLZF8rE6RWUs9RDqOcG',
+        tool: 'view',
+        outcome: 'error',
+        vendorStatus: 'failure',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
+        callId: 'toolu_bdrk_01DmLQ167ZWVrzLr4q6QDAyP',
+        tool: 'bash',
+        outcome: 'success',
+        vendorStatus: 'true',
+        exitCode: 0,
+        denialReason: null,
+      },
+      {
+        callId: 'toolu_bdrk_01Nfaot1qVXJWKSwccaheAZu',
+        tool: 'bash',
+        outcome: 'error',
+        vendorStatus: 'true',
+        exitCode: 1,
+        denialReason: null,
+      },
+      {
+        callId: 'call_NWGPWYhSlZaWFqlHegnBpvqG',
+        tool: 'bash',
+        outcome: 'error',
+        vendorStatus: 'true',
+        exitCode: 1,
+        denialReason: null,
+      },
+      {
+        callId: 'call_BUA2z14Lj2uqf9kB3Xp3rgc2',
+        tool: 'rg',
+        outcome: 'error',
+        vendorStatus: 'failure',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
         callId: 'call_view_ok',
         tool: 'view',
         outcome: 'success',
@@ -199,6 +263,14 @@ describe('copilot -p --output-format json', () => {
           'Permission denied and could not request permission from user',
       },
       {
+        callId: 'call_access_denied',
+        tool: 'access_secret',
+        outcome: 'denied',
+        vendorStatus: 'denied',
+        exitCode: null,
+        denialReason: 'Access denied: insufficient permissions to read secrets',
+      },
+      {
         callId: 'call_sleep',
         tool: 'bash',
         outcome: 'unknown',
@@ -217,6 +289,27 @@ describe('copilot -p --output-format json', () => {
       vendorField: 'success',
       resultLength: '[REDACTED]'.length,
     });
+  });
+
+  // Real runs report a shell command that exited non-zero as a successful tool call; only the
+  // shell_exit item in result.contents says otherwise.
+  it('makes a real success: true with a non-zero shell exit an error, unless --vendor-only', async () => {
+    const { list } = await read('copilot/output-format-json.jsonl');
+    const merge = list.find(
+      (record) => record.callId === 'toolu_bdrk_01Nfaot1qVXJWKSwccaheAZu',
+    );
+    expect(merge).toMatchObject({ outcome: 'error', exitCode: 1 });
+    const { list: vendorOnly } = await read(
+      'copilot/output-format-json.jsonl',
+      {
+        vendorOnly: true,
+      },
+    );
+    expect(
+      vendorOnly.find(
+        (record) => record.callId === 'toolu_bdrk_01Nfaot1qVXJWKSwccaheAZu',
+      )?.outcome,
+    ).toBe('success');
   });
 });
 
@@ -277,11 +370,134 @@ describe('goose run --output-format stream-json', () => {
   });
 });
 
-describe('auto-detection across the seven shipped tables', () => {
+describe('kimi --print --output-format stream-json', () => {
+  const rejected =
+    '<system>ERROR: The tool call is rejected by the user. Try a different approach to complete your task, or explain the limitation in your summary if no alternative is available. Do not retry the same tool call, and do not attempt to bypass this restriction through indirect means.</system>';
+
+  it('reads every call of the fixture right, call by call', async () => {
+    const { list, harness } = await read('kimi/stream-json.jsonl');
+    expect(harness).toBe('kimi');
+    expect(facts(list)).toEqual([
+      {
+        callId: 'tc_1',
+        tool: 'Shell',
+        outcome: 'unknown',
+        vendorStatus: 'text',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
+        callId: 'tool_cli_ok',
+        tool: 'Shell',
+        outcome: 'success',
+        vendorStatus: 'parts',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
+        callId: 'tool_cli_write',
+        tool: 'WriteFile',
+        outcome: 'success',
+        vendorStatus: 'system',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
+        callId: 'tool_cli_fail',
+        tool: 'Shell',
+        outcome: 'error',
+        vendorStatus: 'ERROR',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
+        callId: 'tool_cli_read',
+        tool: 'ReadFile',
+        outcome: 'error',
+        vendorStatus: 'ERROR',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
+        callId: 'tool_cli_rm',
+        tool: 'Shell',
+        outcome: 'denied',
+        vendorStatus: 'ERROR',
+        exitCode: null,
+        denialReason: rejected,
+      },
+      {
+        callId: 'tool_code_deny',
+        tool: 'Bash',
+        outcome: 'denied',
+        vendorStatus: 'text',
+        exitCode: null,
+        denialReason:
+          'Tool "Bash" was denied by permission rule. Reason: no writes in this checkout',
+      },
+      {
+        callId: 'tool_code_fail',
+        tool: 'Bash',
+        outcome: 'error',
+        vendorStatus: 'exit',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
+        callId: 'tool_code_ok',
+        tool: 'Bash',
+        outcome: 'unknown',
+        vendorStatus: 'text',
+        exitCode: null,
+        denialReason: null,
+      },
+      {
+        callId: 'tool_code_sleep',
+        tool: 'Bash',
+        outcome: 'unknown',
+        vendorStatus: null,
+        exitCode: null,
+        denialReason: null,
+      },
+    ]);
+  });
+
+  // A bare text line between the JSON ones (composed from kimi-cli's MaxStepsReached message):
+  // it is counted as malformed and the calls around it are still read.
+  it('counts a bare step-limit notice as one malformed line and reads on', async () => {
+    const trace = readTrace(
+      createReadStream(new URL('kimi/stream-json.jsonl', fixtures)),
+    );
+    const list: CallRecord[] = [];
+    for await (const record of trace) list.push(record);
+    expect(trace.summary).toMatchObject({ malformed: 1, calls: 10 });
+    expect(trace.summary.malformedLines).toEqual([
+      expect.objectContaining({ line: 9 }),
+    ]);
+  });
+
+  // kimi-code writes only the tool's text: the error flag it holds never reaches the stream, so a
+  // plain-string result stays unknown, and --vendor-only changes nothing (no exit codes here).
+  it('keeps a plain-string result unknown, and a parallel pair apart by id', async () => {
+    const { list } = await read('kimi/stream-json.jsonl', { vendorOnly: true });
+    const byId = new Map(list.map((record) => [record.callId, record]));
+    expect(byId.get('tool_code_ok')?.outcome).toBe('unknown');
+    expect(byId.get('tool_code_fail')?.outcome).toBe('error');
+    expect(byId.get('tool_cli_read')?.argsSummary).toBe(
+      '{"path": "./missing.txt"}',
+    );
+    expect(byId.get('tool_cli_rm')?.argsSummary).toBe(
+      '{"command": "rm -rf build"}',
+    );
+  });
+});
+
+describe('auto-detection across the eight shipped tables', () => {
   it.each([
     ['cursor/stream-json.jsonl', 'cursor'],
     ['copilot/output-format-json.jsonl', 'copilot'],
     ['goose/stream-json.jsonl', 'goose'],
+    ['kimi/stream-json.jsonl', 'kimi'],
     ['claude-code/stream-json.jsonl', 'claude-code'],
     ['codex/exec-json.jsonl', 'codex'],
     ['codex/legacy-exec-json.jsonl', 'codex'],
@@ -297,6 +513,7 @@ describe('auto-detection across the seven shipped tables', () => {
     ['cursor/stream-json.jsonl', 'cursor', '"type":"tool_call"'],
     ['copilot/output-format-json.jsonl', 'copilot', '"tool.execution_'],
     ['goose/stream-json.jsonl', 'goose', '"role":"user"'],
+    ['kimi/stream-json.jsonl', 'kimi', '"role":"tool"'],
   ])(
     '%s without its opening lines is still %s',
     async (file, harness, marker) => {
@@ -309,6 +526,45 @@ describe('auto-detection across the seven shipped tables', () => {
       expect(trace.summary.harness).toBe(harness);
     },
   );
+
+  // The real lines alone, without the composed calls around them: one captured Cursor Agent run
+  // (its session id marks every line) and the real Copilot CLI lines (only they carry `rte`).
+  it.each([
+    [
+      'cursor/stream-json.jsonl',
+      'cursor',
+      '644c7cde-a660-4224-a26b-0b0a7e279293',
+      1,
+    ],
+    ['copilot/output-format-json.jsonl', 'copilot', '"rte":true', 8],
+  ])(
+    '%s: its real lines alone are still %s',
+    async (file, harness, marker, calls) => {
+      const lines = readFileSync(new URL(file, fixtures), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(marker));
+      const trace = readTrace([lines.join('\n')]);
+      const list: CallRecord[] = [];
+      for await (const record of trace) list.push(record);
+      expect(trace.summary.harness).toBe(harness);
+      expect(list).toHaveLength(calls);
+    },
+  );
+
+  // kimi-cli's documented example alone (lines 2-4 of the fixture): one call, still kimi.
+  it('kimi/stream-json.jsonl: its documented example alone is still kimi', async () => {
+    const lines = readFileSync(
+      new URL('kimi/stream-json.jsonl', fixtures),
+      'utf8',
+    )
+      .split('\n')
+      .slice(1, 4);
+    const trace = readTrace([lines.join('\n')]);
+    const list: CallRecord[] = [];
+    for await (const record of trace) list.push(record);
+    expect(trace.summary.harness).toBe('kimi');
+    expect(list).toHaveLength(1);
+  });
 
   it("tells cursor's init line from claude-code's by claude-code's tools list", async () => {
     const cursorInit =
