@@ -1,4 +1,5 @@
 import {
+  countingProxy,
   everyTrapThrows,
   revokedProxy,
   throwingGetters,
@@ -9,38 +10,24 @@ import { SNAPSHOT_MAX_DEPTH, TOO_DEEP } from './snapshot-budget.ts';
 import { assembleFields, snapshotFields } from './snapshot-fields.ts';
 import { snapshotJson, type SnapshotRedactor } from './snapshot-json.ts';
 
-/** A plain object behind a Proxy that counts the reads of each key. */
-function counted(target: Record<string, unknown>): {
-  value: Record<string, unknown>;
-  reads: Map<PropertyKey, number>;
-} {
-  const reads = new Map<PropertyKey, number>();
-  const value = new Proxy(target, {
-    get(inner, key, receiver) {
-      reads.set(key, (reads.get(key) ?? 0) + 1);
-      return Reflect.get(inner, key, receiver) as unknown;
-    },
-  });
-  return { value, reads };
-}
-
 // The registry's tests (bounded-snapshots, snapshot-json.property) hold the copy to
 // JSON.parse(JSON.stringify(value)) and to its bounds; these hold it to hostile objects.
 describe('snapshotJson on a hostile value', () => {
   it('reads each field once, and the copy does not change afterwards', () => {
     let status = 0;
-    const { value, reads } = counted({ nested: { n: 1 } });
-    Object.defineProperty(value, 'status', {
+    const target: Record<string, unknown> = { nested: { n: 1 } };
+    Object.defineProperty(target, 'status', {
       get: () => (status++ === 0 ? 'error' : 'success'),
       enumerable: true,
     });
-    const snapshot = snapshotJson(value);
+    const { proxy, reads } = countingProxy(target);
+    const snapshot = snapshotJson(proxy);
     expect(snapshot).toEqual({
       ok: true,
       value: { nested: { n: 1 }, status: 'error' },
     });
-    expect(reads.get('nested')).toBe(1);
-    expect(reads.get('status')).toBe(1);
+    expect(reads('nested')).toBe(1);
+    expect(reads('status')).toBe(1);
     expect(status).toBe(1);
   });
 
@@ -106,20 +93,20 @@ describe('snapshotFields on a hostile value', () => {
   };
 
   it('reads each field once, in key order, without the keys JSON leaves out', () => {
-    const { value, reads } = counted({
+    const { proxy, reads } = countingProxy({
       text: 'hi',
       data: [1],
       gone: undefined,
       fn: () => 1,
     });
-    const snapshot = snapshotFields(value, bounds);
+    const snapshot = snapshotFields(proxy, bounds);
     expect(snapshot).toEqual({
       ok: true,
       keys: ['text', 'data'],
       values: ['hi', [1]],
     });
     for (const key of ['text', 'data', 'gone', 'fn']) {
-      expect(reads.get(key)).toBe(1);
+      expect(reads(key)).toBe(1);
     }
     if (snapshot.ok && 'keys' in snapshot) {
       expect(assembleFields(snapshot.keys, snapshot.values)).toEqual({
