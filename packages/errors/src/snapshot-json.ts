@@ -195,22 +195,6 @@ function copyObject(value: object, key: string | number, walk: Walk): unknown {
   return copyContainer(value, walk);
 }
 
-/** Whether {@link copy} copies `value` without reading the walk: no container, no `toJSON`. */
-function isPrimitive(value: unknown): boolean {
-  switch (typeof value) {
-    case 'string':
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-    case 'symbol':
-      return true;
-    case 'object':
-      return value === null;
-    default:
-      return false;
-  }
-}
-
 export function copyContainer(value: object, outer: Walk): unknown {
   for (let at: Walk | undefined = outer; at !== undefined; at = at.up) {
     if (at.container === value) {
@@ -220,9 +204,7 @@ export function copyContainer(value: object, outer: Walk): unknown {
   const depth = outer.depth + 1;
   if (depth >= SNAPSHOT_MAX_DEPTH) return TOO_DEEP;
   const redaction = outer.redaction;
-  // Made only when an item needs it (a container, or a value with `toJSON`): a container of
-  // primitives, the usual arguments and stats, allocates none.
-  let walk: Walk | undefined;
+  const walk: Walk = { container: value, up: outer, redaction, depth };
   if (Array.isArray(value)) {
     const items = value as readonly unknown[];
     const length = items.length;
@@ -233,14 +215,7 @@ export function copyContainer(value: object, outer: Walk): unknown {
         if (!budget.marked) out.push(tooLarge());
         break;
       }
-      const raw = items[index];
-      const item = copy(
-        raw,
-        index,
-        isPrimitive(raw)
-          ? outer
-          : (walk ??= { container: value, up: outer, redaction, depth }),
-      );
+      const item = copy(items[index], index, walk);
       out.push(item === undefined ? null : item);
     }
     return out;
@@ -256,15 +231,12 @@ export function copyContainer(value: object, outer: Walk): unknown {
     }
     const secret = redaction?.redactor.isSecretKey(name) === true;
     // Under a secret key everything is collected whole, so nothing below is censored first.
-    const raw = record[name];
     let item = copy(
-      raw,
+      record[name],
       name,
       secret
         ? { container: value, up: outer, redaction: undefined, depth }
-        : isPrimitive(raw)
-          ? outer
-          : (walk ??= { container: value, up: outer, redaction, depth }),
+        : walk,
     );
     if (item === undefined) continue;
     if (secret) {
