@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  countingProxy,
   everyTrapThrows,
   LOGGER_MEMBERS,
   rejectingLogger,
@@ -67,5 +68,16 @@ describe('the hostile fixtures', () => {
     const proxy = revokedProxy();
     expect(typeof proxy).toBe('object');
     expect(() => Object.keys(proxy)).toThrow(TypeError);
+  });
+
+  it('countingProxy counts each get and has by key, and answers as its target', () => {
+    const { proxy, reads, asks } = countingProxy({ a: 1, b: 'two' });
+    expect(proxy.a).toBe(1);
+    expect(proxy.a).toBe(1);
+    expect('b' in proxy).toBe(true);
+    expect(reads('a')).toBe(2);
+    expect(reads('b')).toBe(0);
+    expect(asks('b')).toBe(1);
+    expect(Object.keys(proxy)).toEqual(['a', 'b']);
   });
 });

@@ -47,3 +47,36 @@ export function revokedProxy(): object {
   revoke();
   return proxy;
 }
+
+/**
+ * `target` behind a Proxy that counts each `get` and `has` by key, and otherwise behaves as
+ * `target`: for showing that a reader reads each field of a foreign object once (snapshot, then
+ * trust the copy), where a second read could answer differently.
+ */
+export function countingProxy<T extends object>(
+  target: T,
+): {
+  proxy: T;
+  /** How many times `key` was read with `get`. */
+  reads: (key: PropertyKey) => number;
+  /** How many times `key` was asked about with `in` (`has`). */
+  asks: (key: PropertyKey) => number;
+} {
+  const gets = new Map<PropertyKey, number>();
+  const hases = new Map<PropertyKey, number>();
+  const proxy = new Proxy(target, {
+    get(inner, key, receiver) {
+      gets.set(key, (gets.get(key) ?? 0) + 1);
+      return Reflect.get(inner, key, receiver) as unknown;
+    },
+    has(inner, key) {
+      hases.set(key, (hases.get(key) ?? 0) + 1);
+      return Reflect.has(inner, key);
+    },
+  });
+  return {
+    proxy,
+    reads: (key) => gets.get(key) ?? 0,
+    asks: (key) => hases.get(key) ?? 0,
+  };
+}

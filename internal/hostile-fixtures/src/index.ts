@@ -13,6 +13,7 @@ export {
 } from './hostile-logger.ts';
 export type { HostileLogger, HostileLogMethod } from './hostile-logger.ts';
 export {
+  countingProxy,
   everyTrapThrows,
   revokedProxy,
   throwingProxy,

@@ -26,3 +26,17 @@ export type { Logger, LogMethod } from './logger.ts';
 export { guardLogger } from './guard-logger.ts';
 export { readForeign, readOwnFields, readProperty } from './read-foreign.ts';
 export type { ForeignRead } from './read-foreign.ts';
+export { snapshotJson } from './snapshot-json.ts';
+export type {
+  JsonSnapshot,
+  Redaction,
+  SnapshotRedactor,
+} from './snapshot-json.ts';
+export { assembleFields, snapshotFields } from './snapshot-fields.ts';
+export type { FieldBounds, FieldsSnapshot } from './snapshot-fields.ts';
+export {
+  SNAPSHOT_MAX_CHARS,
+  SNAPSHOT_MAX_DEPTH,
+  TOO_DEEP,
+  TOO_LARGE,
+} from './snapshot-budget.ts';

@@ -22,7 +22,10 @@ import {
   scenarioRegistry,
   throwingToolCallAndSignal,
 } from '../../ai-sdk/src/__fixtures__/adapter-conformance.ts';
+// The private workspace package's entry, by path: this package's tests predate the devDependency.
+import { everyTrapThrows } from '../../../internal/hostile-fixtures/src/index.ts';
 import {
+  callOptionsIn,
   toLangChainTools,
   toolMessageFor,
   withoutOpenCircuits,
@@ -299,6 +302,27 @@ describe('toLangChainTools', () => {
     expect((message as ToolMessage).tool_call_id).toBe(
       scenario.ends[0]?.callId,
     );
+  });
+
+  it("reads an approved call's id and signal once each, and never throws on a hostile config", () => {
+    expect(callOptionsIn(throwingToolCallAndSignal)).toEqual({});
+    // `instanceof` asks a Proxy for its prototype: a trap that throws there leaves the signal out.
+    const { proxy, touches } = everyTrapThrows('trap down');
+    expect(callOptionsIn({ toolCall: { id: 'c1' }, signal: proxy })).toEqual({
+      callId: 'c1',
+    });
+    expect(touches()).toBe(1);
+    const signal = new AbortController().signal;
+    let reads = 0;
+    const config = {
+      get toolCall() {
+        reads += 1;
+        return { id: 'c2' };
+      },
+      signal,
+    };
+    expect(callOptionsIn(config)).toEqual({ callId: 'c2', signal });
+    expect(reads).toBe(1);
   });
 
   it('keeps data that is not JSON in the artifact and says so in words', () => {

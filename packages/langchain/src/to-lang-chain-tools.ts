@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ToolErrorCode } from '@candor/errors';
+import { readForeign, type ToolErrorCode } from '@candor/errors';
 import {
   type ApprovalDecision,
   type ApprovalGate,
@@ -56,30 +56,33 @@ export function toolMessageFor(
   });
 }
 
+// Each read once, through `readForeign`: a getter or Proxy trap that throws (or a signal whose
+// prototype trap throws, which `instanceof` asks) leaves the value out.
 function idIn(config: unknown): string | undefined {
-  try {
-    const id = toolCallIdOf(config);
-    return typeof id === 'string' && id !== '' ? id : undefined;
-  } catch {
-    return undefined;
-  }
+  const id = readForeign(() => toolCallIdOf(config));
+  return id.ok && typeof id.value === 'string' && id.value !== ''
+    ? id.value
+    : undefined;
 }
 
-// The call id and signal for a call made here rather than through `adapterTools`' `call`.
-function callOptionsIn(config: unknown): {
+/**
+ * The call id and signal for a call made here rather than through `adapterTools`' `call` (an
+ * approved call, run with its approval). Exported for the tests, not from the package.
+ */
+export function callOptionsIn(config: unknown): {
   callId?: string;
   signal?: AbortSignal;
 } {
   const callId = idIn(config);
-  let signal: unknown;
-  try {
-    signal = signalOf(config);
-  } catch {
-    signal = undefined;
-  }
+  const signal = readForeign(() => {
+    const given = signalOf(config);
+    return given instanceof AbortSignal ? given : undefined;
+  });
   return {
     ...(callId === undefined ? {} : { callId }),
-    ...(signal instanceof AbortSignal ? { signal } : {}),
+    ...(signal.ok && signal.value !== undefined
+      ? { signal: signal.value }
+      : {}),
   };
 }
 

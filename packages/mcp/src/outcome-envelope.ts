@@ -149,6 +149,12 @@ const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
   'data',
 ]);
 
+/**
+ * Reads what `value` claims, each field once: an in-process link can hand over a live object, so
+ * each named field is one `get` and the key list one `ownKeys`, and everything after reads the
+ * values read. A getter or trap that throws is the caller's to catch (`responseFromMcp` answers
+ * INTERNAL_ERROR).
+ */
 export function readOutcomeClaim(value: unknown): OutcomeClaim {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { kind: 'none' };
@@ -167,6 +173,8 @@ export function readOutcomeClaim(value: unknown): OutcomeClaim {
   const retryAfterMs = record['retryAfterMs'];
   const denied = record['denied'];
   const cancelled = record['cancelled'];
+  const data = record['data'];
+  const keys = Object.keys(record);
   const envelope: OutcomeEnvelope = {
     status,
     ...(isToolErrorCode(code) ? { code } : {}),
@@ -179,11 +187,10 @@ export function readOutcomeClaim(value: unknown): OutcomeClaim {
       : {}),
     ...(denied === true ? { denied: true } : {}),
     ...(cancelled === true ? { cancelled: true } : {}),
-    ...('data' in record ? { data: record['data'] } : {}),
+    // Given when read as a value or listed as a key (`data: undefined` still says "no data").
+    ...(data !== undefined || keys.includes('data') ? { data } : {}),
   };
-  const foreignFields = Object.keys(record).some(
-    (key) => !ENVELOPE_KEYS.has(key),
-  );
+  const foreignFields = keys.some((key) => !ENVELOPE_KEYS.has(key));
   return typeof code === 'string' && !isToolErrorCode(code)
     ? // A code word is short; a hostile server's megabyte "code" is cut, not repeated.
       {

@@ -1,4 +1,4 @@
-import { throwingProxy } from '@candor/hostile-fixtures';
+import { countingProxy, throwingProxy } from '@candor/hostile-fixtures';
 import { ToolResponse } from '@candor/tools';
 import {
   ProtocolError,
@@ -219,6 +219,52 @@ describe('responseFromMcp', () => {
     );
     expect(code(response)).toBe('EXECUTION_ERROR');
     expect(reads).toBe(1);
+  });
+
+  it('reads each field of a live result once, and never asks `in` first', () => {
+    const envelope = countingProxy<Record<string, unknown>>({
+      status: 'partial',
+      code: 'TEAPOT',
+      message: 'said',
+      reason: 'truncated',
+      text: 'some',
+      retryable: false,
+      retryAfterMs: 5,
+      denied: false,
+      cancelled: false,
+      data: { rows: 1 },
+    });
+    const resource = countingProxy<Record<string, unknown>>({
+      uri: 'file:///y',
+      text: 'inside',
+    });
+    const response = responseFromMcp(
+      {
+        content: [{ type: 'resource', resource: resource.proxy }],
+        structuredContent: envelope.proxy,
+      },
+      'tool',
+    );
+    // A partial envelope's own text wins over the content's; the content was read all the same.
+    expect(response.status).toBe('partial');
+    expect(response.text).toBe('some');
+    for (const key of ['status', 'code', 'message', 'reason', 'text']) {
+      expect(envelope.reads(key)).toBe(1);
+    }
+    for (const key of ['retryable', 'retryAfterMs', 'denied', 'data']) {
+      expect(envelope.reads(key)).toBe(1);
+      expect(envelope.asks(key)).toBe(0);
+    }
+    expect(resource.reads('text')).toBe(1);
+  });
+
+  it('reads the envelope without throwing through, whatever trap throws', () => {
+    const response = responseFromMcp(
+      { content: [], structuredContent: throwingProxy('trap down').logger },
+      'tool',
+    );
+    expect(code(response)).toBe('INTERNAL_ERROR');
+    expect(response.text).toContain('reading it threw: trap down');
   });
 
   it('an error with no text still has a message', () => {

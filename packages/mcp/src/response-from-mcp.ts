@@ -1,4 +1,8 @@
-import { type ToolErrorCode } from '@candor/errors';
+import {
+  describeThrown,
+  readForeign,
+  type ToolErrorCode,
+} from '@candor/errors';
 import { ToolResponse } from '@candor/tools';
 import {
   ProtocolError,
@@ -19,12 +23,11 @@ export function responseFromMcp(
   result: unknown,
   toolName: string,
 ): ToolResponse {
-  try {
-    return readResult(result, toolName);
-  } catch (error: unknown) {
-    // A getter or Proxy that throws: this is exported, so callers can hand it anything.
-    return invalid(toolName, `reading it threw: ${describeSafely(error)}`);
-  }
+  // A getter or Proxy that throws: this is exported, so callers can hand it anything.
+  const read = readForeign(() => readResult(result, toolName));
+  return read.ok
+    ? read.value
+    : invalid(toolName, `reading it threw: ${describeThrown(read.error)}`);
 }
 
 function readResult(result: unknown, toolName: string): ToolResponse {
@@ -192,14 +195,6 @@ function protocolCode(code: number): ToolErrorCode {
   return protocolCodes.get(code) ?? 'EXECUTION_ERROR';
 }
 
-function describeSafely(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return 'a value that cannot be shown';
-  }
-}
-
 function invalid(toolName: string, why: string): ToolResponse {
   return ToolResponse.error(
     'INTERNAL_ERROR',
@@ -219,10 +214,14 @@ function contentText(content: readonly unknown[]): string {
       if (type === 'resource_link' && typeof uri === 'string')
         return `[resource: ${uri}]`;
       if (type === 'resource' && typeof resource === 'object' && resource) {
-        const inner = resource as Record<string, unknown>;
-        return typeof inner['text'] === 'string'
-          ? inner['text']
-          : `[resource: ${String(inner['uri'])}]`;
+        // Each field read once: a live object's getter cannot answer a string, then another.
+        const { text: innerText, uri: innerUri } = resource as Record<
+          string,
+          unknown
+        >;
+        return typeof innerText === 'string'
+          ? innerText
+          : `[resource: ${String(innerUri)}]`;
       }
       return `[${String(type)}${typeof mimeType === 'string' ? `: ${mimeType}` : ''}]`;
     })

@@ -1,5 +1,5 @@
+import { snapshotJson } from '@candor/errors';
 import { type ToolResponse } from '@candor/tools';
-import { snapshotJson } from './snapshot-json.ts';
 
 /**
  * An error's details as a bounded JSON snapshot. The details of what a tool threw reach the

@@ -1,15 +1,16 @@
-import { ToolError } from '@candor/errors';
-import { defineTool, SecretRedactor, ToolResponse } from '@candor/tools';
-import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   SNAPSHOT_MAX_CHARS,
   SNAPSHOT_MAX_DEPTH,
+  snapshotFields,
+  snapshotJson,
   TOO_DEEP,
   TOO_LARGE,
-} from './snapshot-budget.ts';
-import { snapshotFields } from './snapshot-fields.ts';
-import { snapshotJson } from './snapshot-json.ts';
+  ToolError,
+} from '@candor/errors';
+import { defineTool, SecretRedactor, ToolResponse } from '@candor/tools';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { responseFields } from './normalise-response.ts';
 import { ToolRegistry } from './tool-registry.ts';
 
 /** `{ a: { a: … { a: leaf } } }`, `levels` objects deep, built without recursion. */
@@ -108,7 +109,10 @@ describe('bounded snapshots', () => {
 
   it("leaves a response's text out of the budget, for maxResultChars to cut", () => {
     const text = 'y'.repeat(SNAPSHOT_MAX_CHARS + 10);
-    const snapshot = snapshotFields({ status: 'success', text, stats: {} });
+    const snapshot = snapshotFields(
+      { status: 'success', text, stats: {} },
+      responseFields,
+    );
     expect(snapshot.ok && 'values' in snapshot && snapshot.values[1]).toBe(
       text,
     );

@@ -1,4 +1,4 @@
-import { describeThrown } from '@candor/errors';
+import { describeThrown, snapshotJson } from '@candor/errors';
 import { type SecretRedactor, ToolResponse } from '@candor/tools';
 import { type StageResult } from './call-types.ts';
 import { decodeArguments } from './decode-arguments.ts';
@@ -9,7 +9,6 @@ import { readCallOptions, readToolName } from './read-call-options.ts';
 import { type RegistrySeam } from './registry-seam.ts';
 import { type CheckResult } from './registry-types.ts';
 import { noSecrets, showArguments } from './show-arguments.ts';
-import { snapshotJson } from './snapshot-json.ts';
 import { validateArguments } from './validate-arguments.ts';
 
 /**

@@ -1,4 +1,10 @@
-import { isToolErrorCode } from '@candor/errors';
+import {
+  assembleFields,
+  type FieldBounds,
+  isToolErrorCode,
+  snapshotFields,
+  snapshotJson,
+} from '@candor/errors';
 import {
   type ErrorInfo,
   type ToolContext,
@@ -6,10 +12,34 @@ import {
   ToolResponse as Responses,
   type ToolStats,
 } from '@candor/tools';
-import { assembleFields, snapshotFields } from './snapshot-fields.ts';
-import { snapshotJson } from './snapshot-json.ts';
 
 const STATUSES: ReadonlySet<unknown> = new Set(['success', 'partial', 'error']);
+
+/** Whether `name` is a field the wire schema names in a response. */
+function isResponseField(name: string): boolean {
+  switch (name) {
+    case 'status':
+    case 'text':
+    case 'data':
+    case 'stats':
+    case 'context':
+    case 'reason':
+    case 'errorInfo':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * How a response is read field by field: each field the wire schema names has a budget of its own
+ * (a large `data` cannot cut `stats` away), and a string `text` is left out of the budget, because
+ * `maxResultChars` cuts it later, keeping its head and tail.
+ */
+export const responseFields: FieldBounds = Object.freeze({
+  ownBudget: isResponseField,
+  unbudgeted: 'text',
+});
 
 /** True when a returned value claims to be a `ToolResponse` and must be validated as one. */
 export function looksLikeToolResponse(value: unknown): boolean {
@@ -53,7 +83,7 @@ export function normaliseStructured(
       `expected a ToolResponse, got ${describeKind(returned)}`,
     );
   }
-  const snapshot = snapshotFields(returned);
+  const snapshot = snapshotFields(returned, responseFields);
   if (!snapshot.ok) {
     return internal(
       toolName,

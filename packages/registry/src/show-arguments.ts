@@ -1,7 +1,6 @@
+import { SNAPSHOT_MAX_CHARS, snapshotJson, TOO_LARGE } from '@candor/errors';
 import { type SecretRedactor } from '@candor/tools';
 import { type ParsedArguments } from './decode-arguments.ts';
-import { SNAPSHOT_MAX_CHARS, TOO_LARGE } from './snapshot-budget.ts';
-import { snapshotJson } from './snapshot-json.ts';
 
 /** No secret values: shared, as nothing changes it. */
 export const noSecrets: readonly string[] = Object.freeze([]);

@@ -1,9 +1,12 @@
+import { assembleFields, snapshotFields, snapshotJson } from '@candor/errors';
 import { SecretRedactor, ToolResponse } from '@candor/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normaliseStructured, wellFormed } from './normalise-response.ts';
-import { assembleFields, snapshotFields } from './snapshot-fields.ts';
-import { snapshotJson } from './snapshot-json.ts';
+import {
+  normaliseStructured,
+  responseFields,
+  wellFormed,
+} from './normalise-response.ts';
 
 // `pnpm test:fuzz` with CANDOR_FUZZ_RUNS and CANDOR_FUZZ_SEED runs these longer or replays a
 // failure; CI runs the default count.
@@ -328,7 +331,7 @@ describe('snapshotFields and normaliseStructured: the fixed-shape reader agrees 
       fc.property(fc.oneof(anyValue, nearResponse), (value) => {
         if (typeof value !== 'object' || value === null) return;
         const expected = snapshotJson(value);
-        const fields = snapshotFields(value);
+        const fields = snapshotFields(value, responseFields);
         expect(fields.ok).toBe(expected.ok);
         if (!fields.ok || !expected.ok) return;
         const copy =

@@ -1,3 +1,4 @@
+import { readProperty } from '@candor/errors';
 import { outcomeOf } from './outcome-of.ts';
 import { SecretRedactor } from './secret-redactor.ts';
 import type { ErrorResponse, ToolResponse } from './tool-response.ts';
@@ -101,13 +102,9 @@ function section(
 
 function stringField(data: unknown, key: string): string | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
-  try {
-    const value: unknown = (data as Record<string, unknown>)[key];
-    return typeof value === 'string' ? value : undefined;
-  } catch {
-    // A throwing getter or a hostile Proxy: no detail from it, never a crash.
-    return undefined;
-  }
+  // A throwing getter or a hostile Proxy reads as no field: no detail from it, never a crash.
+  const value = readProperty(data, key);
+  return typeof value === 'string' ? value : undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { describeThrown } from '@candor/errors';
+import { describeThrown } from './describe-thrown.ts';
 import { budget, SNAPSHOT_MAX_CHARS, tooLarge } from './snapshot-budget.ts';
 import {
   afterToJson,
@@ -20,9 +20,9 @@ import {
  * stored at a time. Anything else (an array, a class instance, a value with `toJSON`) is copied
  * whole, as `snapshotJson` copies it.
  *
- * Bounded as `snapshotJson` is, but each field the wire schema names gets a budget of its own (a
- * large `data` cannot cut `stats` away), the other fields share one, and a string `text` is left
- * out of the budget: `maxResultChars` cuts it later, keeping its head and tail.
+ * Bounded as `snapshotJson` is, but each field {@link FieldBounds.ownBudget} names gets a budget
+ * of its own (a large `data` cannot cut `stats` away), the other fields share one, and a string
+ * in the {@link FieldBounds.unbudgeted} field is left out of the budget, for the caller to cut.
  */
 export type FieldsSnapshot =
   | {
@@ -32,8 +32,28 @@ export type FieldsSnapshot =
     }
   | JsonSnapshot;
 
-/** Reads an object once, field by field, within the bounds: see {@link FieldsSnapshot}. */
-export function snapshotFields(value: object): FieldsSnapshot {
+/** How {@link snapshotFields} shares its budget between the fields of the object it reads. */
+export interface FieldBounds {
+  /** Whether the field `name` gets a budget of its own; the fields it does not name share one. */
+  readonly ownBudget: (name: string) => boolean;
+  /** A field whose string value is kept whole, outside the budget: the caller bounds it. */
+  readonly unbudgeted?: string;
+}
+
+/**
+ * Reads an object once, field by field, within the bounds: see {@link FieldsSnapshot}.
+ *
+ * @example
+ * ```ts
+ * const bounds = { ownBudget: (name: string) => name === 'data', unbudgeted: 'text' };
+ * const snapshot = snapshotFields({ text: 'hi', data: [1] }, bounds);
+ * // { ok: true, keys: ['text', 'data'], values: ['hi', [1]] }
+ * ```
+ */
+export function snapshotFields(
+  value: object,
+  bounds: FieldBounds,
+): FieldsSnapshot {
   const savedRemaining = budget.remaining;
   const savedMarked = budget.marked;
   budget.remaining = SNAPSHOT_MAX_CHARS;
@@ -64,12 +84,14 @@ export function snapshotFields(value: object): FieldsSnapshot {
     const values: unknown[] = new Array<unknown>(keys.length);
     let count = 0;
     let kept: string[] | undefined;
-    // Each field the wire schema names has a budget of its own, so a large `data` cannot cut
-    // `stats` away; the other fields share one.
+    // Each field the bounds name has a budget of its own, so a large `data` cannot cut `stats`
+    // away; the other fields share one.
+    const ownBudget = bounds.ownBudget;
+    const unbudgeted = bounds.unbudgeted;
     let otherRemaining = SNAPSHOT_MAX_CHARS;
     let otherMarked = false;
     for (const name of keys) {
-      const named = isResponseField(name);
+      const named = ownBudget(name);
       if (named) {
         budget.remaining = SNAPSHOT_MAX_CHARS;
         budget.marked = false;
@@ -90,10 +112,10 @@ export function snapshotFields(value: object): FieldsSnapshot {
         }
       }
       const raw = record[name];
-      // A response's text is left out of the budget: `maxResultChars` cuts it later, keeping its
-      // head and tail, where the marker would keep neither.
+      // Left out of the budget: the caller cuts it later (the registry's `maxResultChars` keeps
+      // its head and tail), where the marker would keep neither.
       const item =
-        name === 'text' && typeof raw === 'string'
+        name === unbudgeted && typeof raw === 'string'
           ? raw
           : copy(raw, name, walk);
       if (!named) {
@@ -115,22 +137,6 @@ export function snapshotFields(value: object): FieldsSnapshot {
   } finally {
     budget.remaining = savedRemaining;
     budget.marked = savedMarked;
-  }
-}
-
-/** Whether `name` is a field the wire schema names in a response. */
-function isResponseField(name: string): boolean {
-  switch (name) {
-    case 'status':
-    case 'text':
-    case 'data':
-    case 'stats':
-    case 'context':
-    case 'reason':
-    case 'errorInfo':
-      return true;
-    default:
-      return false;
   }
 }
 

@@ -1,5 +1,4 @@
-import { describeThrown } from '@candor/errors';
-import { type SecretRedactor } from '@candor/tools';
+import { describeThrown } from './describe-thrown.ts';
 import {
   budget,
   SNAPSHOT_MAX_CHARS,
@@ -9,12 +8,25 @@ import {
 } from './snapshot-budget.ts';
 
 /**
+ * What {@link Redaction} needs of a redactor: the slice of `SecretRedactor` (`@candor/tools`) a
+ * snapshot calls, named here so this package, below tools, does not import it.
+ */
+export interface SnapshotRedactor {
+  /** Whether a key's value is a secret, to be censored. */
+  isSecretKey(key: string): boolean;
+  /** The value censored, its secret leaves pushed to `found`. */
+  redact(value: unknown, found?: string[]): unknown;
+}
+
+/**
  * Censoring during the copy: a secret-looking key's value is copied (so what cannot be JSON still
  * fails the snapshot), its leaves go to `found`, and the copy holds `[REDACTED]` in its place,
  * exactly as `redactor.redact` would write it.
  */
 export interface Redaction {
-  readonly redactor: SecretRedactor;
+  /** Decides which keys are secret and censors their values (a `SecretRedactor`). */
+  readonly redactor: SnapshotRedactor;
+  /** Where the secret values found under those keys are collected. */
   readonly found: string[];
 }
 

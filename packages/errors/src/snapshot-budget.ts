@@ -1,4 +1,5 @@
-// The bounds of every snapshot the seam takes, and the budget of the one being taken.
+// The bounds of every snapshot `snapshotJson` and `snapshotFields` take, and the budget of the one
+// being taken.
 
 /**
  * Containers a snapshot keeps, counting the value itself: a deeper one is {@link TOO_DEEP}. The
