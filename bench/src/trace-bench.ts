@@ -19,6 +19,8 @@ process.stdout.write(
     `readTrace:           ${mbPerSecond(row.normaliser)} MB/s CPU`,
     `throughput ratio (median of ${String(rounds)} rounds): ${row.throughputRatio.toFixed(2)}×`,
     `peak RSS full ÷ quarter: ${(row.normaliser.peakRssBytes / row.normaliserQuarter.peakRssBytes).toFixed(2)}`,
+    // For reference: the baseline keeps nothing, so its own growth is V8's heap sizing alone.
+    `JSON.parse peak RSS full ÷ quarter (reference): ${(row.jsonParse.peakRssBytes / row.jsonParseQuarter.peakRssBytes).toFixed(2)}`,
     '',
   ].join('\n'),
 );

@@ -32,6 +32,12 @@ export interface TraceRow {
   readonly rounds: number;
   /** The normaliser on a quarter-size trace: its peak RSS shows whether memory grows with size. */
   readonly normaliserQuarter: TraceMeasurement;
+  /**
+   * The baseline on the quarter-size trace. It keeps nothing between lines, so its own peak RSS,
+   * full ÷ quarter, is what V8's heap sizing alone adds as a process reads more: for reference
+   * beside the normaliser's.
+   */
+  readonly jsonParseQuarter: TraceMeasurement;
   readonly quarterCorpus: TraceCorpus;
 }
 
@@ -101,6 +107,7 @@ export async function measureTraces(
       normalisers.push(await probe('normaliser', corpus));
     }
     const normaliserQuarter = await probe('normaliser', quarterCorpus);
+    const jsonParseQuarter = await probe('json-parse', quarterCorpus);
     return {
       corpus,
       jsonParse: medianRun(baselines),
@@ -113,6 +120,7 @@ export async function measureTraces(
       ),
       rounds,
       normaliserQuarter,
+      jsonParseQuarter,
       quarterCorpus,
     };
   } finally {
