@@ -23,7 +23,7 @@ import {
   throwingToolCallAndSignal,
 } from '../../ai-sdk/src/__fixtures__/adapter-conformance.ts';
 // The private workspace package's entry, by path: this package's tests predate the devDependency.
-import { everyTrapThrows } from '../../../internal/hostile-fixtures/src/index.ts';
+import { everyTrapThrows } from '@candor/hostile-fixtures';
 import {
   callOptionsIn,
   toLangChainTools,
