@@ -161,7 +161,7 @@ export function judgeGoals(results: BenchResults): GoalVerdict[] {
       {
         label: 'trace normaliser ÷ JSON.parse throughput',
         direction: 'at-least',
-        limit: 0.5,
+        limit: 0.6,
         unit: '×',
       },
       results.trace.throughputRatio,
