@@ -138,8 +138,8 @@ export class RedisBreakerStore implements BreakerStateStore {
       },
       claimTrial: (circuit, token) => trials.claim(circuit, token),
       startTrial: (circuit, token) => trials.start(circuit, token),
-      settleTrial: (circuit, token, failed) => {
-        trials.settle(circuit, token, failed);
+      settleTrial: (circuit, token, failed, slow) => {
+        trials.settle(circuit, token, failed, slow);
       },
       onListenerError: (error) => {
         this.#logger.error(

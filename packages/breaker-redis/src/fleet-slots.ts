@@ -1,0 +1,150 @@
+import {
+  type FleetAdmission,
+  type FleetCircuit,
+  type FleetCircuitHost,
+} from './fleet-circuit.ts';
+import { type FleetRecord } from './fleet-record.ts';
+
+let slotCounter = 0;
+
+/**
+ * The half-open trials of a tool whose breaker permits several (`permittedCallsInHalfOpen` above
+ * 1), as one process sees them: the slots are in the tool's record (fleet-slot-scripts.ts). As
+ * with one trial, a process claims slots ahead while the circuit is open (each refused call
+ * claims one while the view shows one free and no claim is on its way), so its calls that find
+ * the trial due run at once, without a round trip; a call that finds a slot free and unclaimed
+ * (its holder went quiet, or nobody was refused while open) takes it in one step. Slots this
+ * process took count as taken until their results are written, so its own calls never run more
+ * trials than the fleet permits.
+ */
+export class FleetSlots {
+  readonly #circuit: FleetCircuit;
+  readonly #host: FleetCircuitHost;
+  readonly #permitted: number;
+  /** Claims granted to this process: token → when each runs out (server ms). */
+  readonly #claims = new Map<string, number>();
+  #claiming: Promise<void> | undefined;
+  /** The claim request in flight, and whether a trial already runs on its token. */
+  #claimToken: string | undefined;
+  #claimUsed = false;
+  /** The trials running here, each with its start request. */
+  readonly #running = new Map<string, Promise<boolean>>();
+  readonly #tokenPrefix: string;
+
+  constructor(
+    circuit: FleetCircuit,
+    host: FleetCircuitHost,
+    permitted: number,
+  ) {
+    this.#circuit = circuit;
+    this.#host = host;
+    this.#permitted = permitted;
+    // Short tokens: every slot's token lives in the record, which is capped (MAX_RECORD_BYTES).
+    this.#tokenPrefix = host.processId.slice(
+      host.processId.lastIndexOf(':') + 1,
+    );
+  }
+
+  /** Admits or refuses one call of an open or half-open circuit, from the local view. */
+  admit(record: FleetRecord, now: number, margin: number): FleetAdmission {
+    const { rules } = this.#circuit;
+    if (record.state === 'open') {
+      const wait = (record.openedAt ?? 0) + rules.resetTimeoutMs - now;
+      if (wait > 0) {
+        if (this.#free(record, now, margin) > 0) this.#askForClaim();
+        return { kind: 'refuse', state: 'open', retryAfterMs: Math.ceil(wait) };
+      }
+    }
+    for (const [token, until] of this.#claims) {
+      this.#claims.delete(token);
+      if (now < until - margin) return this.#run(record, token, now);
+    }
+    // This process's own claim, still on its way: granted first, on the same connection.
+    if (this.#claimToken !== undefined && !this.#claimUsed) {
+      this.#claimUsed = true;
+      return this.#run(record, this.#claimToken, now);
+    }
+    if (this.#free(record, now, margin) > 0) {
+      slotCounter += 1;
+      return this.#run(
+        record,
+        `${this.#tokenPrefix}#${String(slotCounter)}`,
+        now,
+      );
+    }
+    return { kind: 'refuse', state: 'half_open', retryAfterMs: 0 };
+  }
+
+  /**
+   * Slots not taken in the view: N less the trials that ended and the live slots (another
+   * process's judged a margin late) and this process's own running trials.
+   */
+  #free(record: FleetRecord, now: number, margin: number): number {
+    const taken = new Set(this.#running.keys());
+    for (const [token, until] of Object.entries(record.trials ?? {})) {
+      if (until + margin > now) taken.add(token);
+    }
+    const ended = record.state === 'half_open' ? (record.trialsEnded ?? 0) : 0;
+    return this.#permitted - ended - taken.size;
+  }
+
+  #run(record: FleetRecord, token: string, now: number): FleetAdmission {
+    const half = record.state === 'half_open';
+    const { leaseMs } = this.#circuit.rules;
+    this.#circuit.provisional({
+      state: 'half_open',
+      epoch: record.epoch,
+      openedAt: record.openedAt ?? now,
+      leaseAt: now,
+      leaseMs,
+      by: this.#host.processId,
+      permitted: this.#permitted,
+      trials: { ...record.trials, [token]: now + leaseMs },
+      trialsEnded: half ? (record.trialsEnded ?? 0) : 0,
+      trialsFailed: half ? (record.trialsFailed ?? 0) : 0,
+      trialsSlow: half ? (record.trialsSlow ?? 0) : 0,
+    });
+    // startTrial never rejects: a failure degrades the store instead.
+    this.#running.set(token, this.#host.startTrial(this.#circuit, token));
+    return { kind: 'trial', token };
+  }
+
+  #askForClaim(): void {
+    if (this.#claiming !== undefined) return;
+    slotCounter += 1;
+    const token = `${this.#tokenPrefix}#${String(slotCounter)}`;
+    this.#claimToken = token;
+    this.#claimUsed = false;
+    // claimTrial never rejects: a failure degrades the store instead.
+    this.#claiming = this.#host
+      .claimTrial(this.#circuit, token)
+      .then((until) => {
+        const used = this.#claimUsed;
+        this.#claiming = undefined;
+        this.#claimToken = undefined;
+        this.#claimUsed = false;
+        if (until !== undefined && !used) this.#claims.set(token, until);
+      });
+  }
+
+  /** Writes one trial's result, once its start request has its answer. */
+  record(token: string, failed: boolean, slow: boolean): void {
+    const start = this.#running.get(token);
+    const settle = (): void => {
+      this.#running.delete(token);
+      this.#host.settleTrial(this.#circuit, token, failed, slow);
+    };
+    if (start === undefined) settle();
+    else void start.then(settle);
+  }
+
+  /** The circuit closed: claims are only good until then. */
+  cleared(): void {
+    this.#claims.clear();
+  }
+
+  /** Resolves once the requests in flight have their answers. */
+  async settled(): Promise<void> {
+    await Promise.all([this.#claiming, ...this.#running.values()]);
+  }
+}
