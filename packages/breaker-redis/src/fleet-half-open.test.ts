@@ -96,36 +96,42 @@ describe.skipIf(!redisInstalled)(
 
     it('decides as the local breaker: N results close, a failure rate at the threshold reopens at once', async () => {
       const options: BreakerOptions = {
-        permittedCallsInHalfOpen: 3,
+        permittedCallsInHalfOpen: 4,
         minimumCalls: 2,
         resetTimeoutMs: 200,
       };
       const calls = [
         call(true, 0),
         call(true, 1),
-        // 1 failed of 3 permitted (33 %, under 50 %): the third result closes.
+        // 1 failed of 4 permitted (25 %, under 50 %): the fourth result closes.
         first(false, 0),
         trial(true, 1),
         trial(false, 0),
+        trial(false, 1),
         call(true, 1),
         call(true, 0),
-        // 2 failed of 3 (67 %): open at the second, the third slot never used.
+        // 2 failed of 4: at 50 %, open at the third result, the fourth slot never used.
         first(true, 1),
+        trial(false, 0),
         trial(true, 0),
         first(false, 0),
         trial(false, 1),
         trial(false, 1),
+        trial(false, 0),
       ];
       const expected = [
         'closed',
         'open',
         'half_open',
         'half_open',
+        'half_open',
         'closed',
         'closed',
         'open',
         'half_open',
+        'half_open',
         'open',
+        'half_open',
         'half_open',
         'half_open',
         'closed',
