@@ -32,6 +32,8 @@ import { type RedisBreakerStore } from './redis-breaker-store.ts';
 interface Call {
   readonly kind: 'call' | 'first' | 'trial';
   readonly failed: boolean;
+  /** Whether it takes longer than `slowCallMs`. */
+  readonly slow?: boolean;
   /** Which process makes it, on the fleet. */
   readonly by: 0 | 1;
 }
@@ -51,6 +53,10 @@ const trial = (failed: boolean, by: 0 | 1 = 0): Call => ({
   failed,
   by,
 });
+
+const SLOW_CALL_MS = 50;
+// A slow call's run: a timer never fires early, so it is always slower than SLOW_CALL_MS.
+const SLOW_RUN_MS = SLOW_CALL_MS + 40;
 
 function responseOf(failed: boolean): ToolResponse {
   return failed
@@ -75,6 +81,7 @@ async function onLocal(
       }
       const admission = breaker.admit();
       if (!admission.admitted) throw new Error(`refused: ${breaker.state}`);
+      if (step.slow === true) await vi.advanceTimersByTimeAsync(SLOW_RUN_MS);
       admission.record(responseOf(step.failed));
       states.push(breaker.state);
     }
@@ -94,50 +101,11 @@ describe.skipIf(!redisInstalled)(
   () => {
     const fleet = useRedisFleet('slots_tool');
 
-    it('decides as the local breaker: N results close, a failure rate at the threshold reopens at once', async () => {
-      const options: BreakerOptions = {
-        permittedCallsInHalfOpen: 4,
-        minimumCalls: 2,
-        resetTimeoutMs: 200,
-      };
-      const calls = [
-        call(true, 0),
-        call(true, 1),
-        // 1 failed of 4 permitted (25 %, under 50 %): the fourth result closes.
-        first(false, 0),
-        trial(true, 1),
-        trial(false, 0),
-        trial(false, 1),
-        call(true, 1),
-        call(true, 0),
-        // 2 failed of 4: at 50 %, open at the third result, the fourth slot never used.
-        first(true, 1),
-        trial(false, 0),
-        trial(true, 0),
-        first(false, 0),
-        trial(false, 1),
-        trial(false, 1),
-        trial(false, 0),
-      ];
-      const expected = [
-        'closed',
-        'open',
-        'half_open',
-        'half_open',
-        'half_open',
-        'closed',
-        'closed',
-        'open',
-        'half_open',
-        'half_open',
-        'open',
-        'half_open',
-        'half_open',
-        'half_open',
-        'closed',
-      ];
-      expect(await onLocal(options, calls)).toEqual(expected);
-
+    /** The scenario on two processes sharing the server: the deciding one's state after every step, once both agree. */
+    async function onFleet(
+      options: BreakerOptions,
+      calls: readonly Call[],
+    ): Promise<BreakerState[]> {
       const tool = fleet.fresh();
       const stores: RedisBreakerStore[] = [];
       const breakers: ToolBreaker[] = [];
@@ -182,6 +150,9 @@ describe.skipIf(!redisInstalled)(
           const flushes = store.stats().flushes;
           // The trial's own view (half-open at once) holds the results counted so far.
           const ended = circuit.shared?.trialsEnded ?? 0;
+          if (step.slow === true) {
+            await new Promise((resolve) => setTimeout(resolve, SLOW_RUN_MS));
+          }
           admission.record(responseOf(step.failed));
           if (step.kind === 'call') {
             await until(() => store.stats().flushes > flushes);
@@ -202,7 +173,74 @@ describe.skipIf(!redisInstalled)(
         client.destroy();
         for (const breaker of breakers) breaker.shutdown();
       }
-      expect(states).toEqual(expected);
+      return states;
+    }
+
+    it('decides as the local breaker: N results close, a failure rate at the threshold reopens at once', async () => {
+      const options: BreakerOptions = {
+        permittedCallsInHalfOpen: 4,
+        minimumCalls: 2,
+        resetTimeoutMs: 200,
+      };
+      const calls = [
+        call(true, 0),
+        call(true, 1),
+        // 1 failed of 4 permitted (25 %, under 50 %): the fourth result closes.
+        first(false, 0),
+        trial(true, 1),
+        trial(false, 0),
+        trial(false, 1),
+        call(true, 1),
+        call(true, 0),
+        // 2 failed of 4: at 50 %, open at the third result, the fourth slot never used.
+        first(true, 1),
+        trial(false, 0),
+        trial(true, 0),
+        first(false, 0),
+        trial(false, 1),
+        trial(false, 1),
+        trial(false, 0),
+      ];
+      const expected = [
+        'closed',
+        'open',
+        'half_open',
+        'half_open',
+        'half_open',
+        'closed',
+        'closed',
+        'open',
+        'half_open',
+        'half_open',
+        'open',
+        'half_open',
+        'half_open',
+        'half_open',
+        'closed',
+      ];
+      expect(await onLocal(options, calls)).toEqual(expected);
+      expect(await onFleet(options, calls)).toEqual(expected);
+    }, 60_000);
+
+    it('decides by the slow rate too: one slow trial of two reopens, two quick ones close', async () => {
+      const options: BreakerOptions = {
+        permittedCallsInHalfOpen: 2,
+        slowCallMs: SLOW_CALL_MS,
+        slowCallRatePct: 50,
+        minimumCalls: 2,
+        resetTimeoutMs: 200,
+      };
+      const calls = [
+        call(true, 0),
+        call(true, 1),
+        // A slow success: 1 slow of 2 permitted, at 50 %, reopens at once.
+        { ...first(false, 1), slow: true },
+        first(false, 0),
+        trial(false, 1),
+      ];
+      const expected = ['closed', 'open', 'open', 'half_open', 'closed'];
+      expect(await onLocal(options, calls)).toEqual(expected);
+      expect(await onFleet(options, calls)).toEqual(expected);
     }, 60_000);
 
     it('runs exactly N trials at once across four stores, never N + 1, and their successes close all', async () => {

@@ -27,8 +27,11 @@ export class FleetSlots {
   /** The claim request in flight, and whether a trial already runs on its token. */
   #claimToken: string | undefined;
   #claimUsed = false;
-  /** The trials running here, each with its start request. */
-  readonly #running = new Map<string, Promise<boolean>>();
+  /** The trials running here: each one's start request, and when its lease runs out. */
+  readonly #running = new Map<
+    string,
+    { readonly start: Promise<boolean>; readonly until: number }
+  >();
   readonly #tokenPrefix: string;
 
   constructor(
@@ -80,7 +83,11 @@ export class FleetSlots {
    * process's judged a margin late) and this process's own running trials.
    */
   #free(record: FleetRecord, now: number, margin: number): number {
-    const taken = new Set(this.#running.keys());
+    const taken = new Set<string>();
+    // A trial never recorded (its caller lost it) holds its slot no longer than its lease.
+    for (const [token, { until }] of this.#running) {
+      if (until + margin > now) taken.add(token);
+    }
     for (const [token, until] of Object.entries(record.trials ?? {})) {
       if (until + margin > now) taken.add(token);
     }
@@ -105,7 +112,10 @@ export class FleetSlots {
       trialsSlow: half ? (record.trialsSlow ?? 0) : 0,
     });
     // startTrial never rejects: a failure degrades the store instead.
-    this.#running.set(token, this.#host.startTrial(this.#circuit, token));
+    this.#running.set(token, {
+      start: this.#host.startTrial(this.#circuit, token),
+      until: now + leaseMs,
+    });
     return { kind: 'trial', token };
   }
 
@@ -129,7 +139,7 @@ export class FleetSlots {
 
   /** Writes one trial's result, once its start request has its answer. */
   record(token: string, failed: boolean, slow: boolean): void {
-    const start = this.#running.get(token);
+    const start = this.#running.get(token)?.start;
     const settle = (): void => {
       this.#running.delete(token);
       this.#host.settleTrial(this.#circuit, token, failed, slow);
@@ -145,6 +155,9 @@ export class FleetSlots {
 
   /** Resolves once the requests in flight have their answers. */
   async settled(): Promise<void> {
-    await Promise.all([this.#claiming, ...this.#running.values()]);
+    await Promise.all([
+      this.#claiming,
+      ...[...this.#running.values()].map((trial) => trial.start),
+    ]);
   }
 }
