@@ -21,6 +21,12 @@ export type FleetView = SharedView;
 /** One change of a tool's fleet view, with its origin: this process, or another one. */
 export type FleetChange = SharedChange;
 
+/** How a trial ended: failed by the breaker's rules, and slower than `slowCallMs`. */
+export interface TrialResult {
+  readonly failed: boolean;
+  readonly slow: boolean;
+}
+
 /** What a circuit needs from its store. */
 export interface FleetCircuitHost {
   readonly processId: string;
@@ -36,12 +42,7 @@ export interface FleetCircuitHost {
   claimTrial(circuit: FleetCircuit, token: string): Promise<number | undefined>;
   /** Turns a claim (or a free, due trial) into the running trial's lease; resolves with the grant. */
   startTrial(circuit: FleetCircuit, token: string): Promise<boolean>;
-  settleTrial(
-    circuit: FleetCircuit,
-    token: string,
-    failed: boolean,
-    slow: boolean,
-  ): void;
+  settleTrial(circuit: FleetCircuit, token: string, result: TrialResult): void;
   onListenerError(error: unknown): void;
 }
 
@@ -226,7 +227,10 @@ export class FleetCircuit implements SharedCircuit {
         if (this.#heldTrial === admission.token) this.#heldTrial = undefined;
         // One trial: a slow one (slow is only said when slow calls count) reopens as a failure.
         const settle = (): void => {
-          this.#host.settleTrial(this, admission.token, failed || slow, false);
+          this.#host.settleTrial(this, admission.token, {
+            failed: failed || slow,
+            slow: false,
+          });
         };
         // The lease is taken before the result is written, or the result would find no lease.
         if (this.#starting === undefined) settle();

@@ -299,9 +299,9 @@ describe.skipIf(!redisInstalled)(
         expect(running).toHaveLength(permitted);
         expect(most).toBe(permitted);
         const raw = await client.hGet(fleetKeysFor({}).states, tool);
-        expect(Object.keys(JSON.parse(String(raw)).trials)).toHaveLength(
-          permitted,
-        );
+        expect(
+          Object.keys((JSON.parse(String(raw)) as { trials: object }).trials),
+        ).toHaveLength(permitted);
         for (const admission of running) admission.record(responseOf(false));
         await Promise.all(circuits.map((c) => viewBecomes(c, 'closed')));
         expect(breakers.map((b) => b.state)).toEqual(Array(4).fill('closed'));
@@ -351,7 +351,9 @@ describe.skipIf(!redisInstalled)(
           );
           expect(grants.filter((reply) => reply[2] === 1)).toHaveLength(3);
           const raw = await at(clients, 0).hGet(keys.states, tool);
-          expect(Object.keys(JSON.parse(String(raw)).trials)).toHaveLength(3);
+          expect(
+            Object.keys((JSON.parse(String(raw)) as { trials: object }).trials),
+          ).toHaveLength(3);
         }
       } finally {
         for (const client of clients) client.destroy();

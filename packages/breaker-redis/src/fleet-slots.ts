@@ -142,7 +142,7 @@ export class FleetSlots {
     const start = this.#running.get(token)?.start;
     const settle = (): void => {
       this.#running.delete(token);
-      this.#host.settleTrial(this.#circuit, token, failed, slow);
+      this.#host.settleTrial(this.#circuit, token, { failed, slow });
     };
     if (start === undefined) settle();
     else void start.then(settle);

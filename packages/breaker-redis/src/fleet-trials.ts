@@ -1,4 +1,4 @@
-import { type FleetCircuit } from './fleet-circuit.ts';
+import { type FleetCircuit, type TrialResult } from './fleet-circuit.ts';
 import { type FleetKeys } from './fleet-keys.ts';
 import { type FleetRecord, parseFleetRecord } from './fleet-record.ts';
 import {
@@ -71,8 +71,7 @@ export class FleetTrials {
   settle(
     circuit: FleetCircuit,
     token: string,
-    failed: boolean,
-    slow: boolean,
+    { failed, slow }: TrialResult,
   ): void {
     const { link, keys, processId } = this.#context;
     const { tool, rules } = circuit;

@@ -138,8 +138,8 @@ export class RedisBreakerStore implements BreakerStateStore {
       },
       claimTrial: (circuit, token) => trials.claim(circuit, token),
       startTrial: (circuit, token) => trials.start(circuit, token),
-      settleTrial: (circuit, token, failed, slow) => {
-        trials.settle(circuit, token, failed, slow);
+      settleTrial: (circuit, token, result) => {
+        trials.settle(circuit, token, result);
       },
       onListenerError: (error) => {
         this.#logger.error(
