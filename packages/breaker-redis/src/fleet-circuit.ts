@@ -59,6 +59,8 @@ export class FleetCircuit implements SharedCircuit {
   readonly rules: FleetRules;
   readonly #host: FleetCircuitHost;
   #record: FleetRecord | undefined;
+  /** Whether the next record applied answers a start that was denied (see startDenied). */
+  #denied = false;
   /** Whether #record is this process's own half-open view of the trial it just started. */
   #provisional = false;
   #published: FleetView = 'local';
@@ -196,6 +198,9 @@ export class FleetCircuit implements SharedCircuit {
    */
   startDenied(): void {
     this.#provisional = false;
+    // The answer that comes with the denial is the store's word, even an open record of the
+    // round whose half-open view this process took at once.
+    this.#denied = true;
   }
 
   /** Resolves once the trial requests in flight, if any, have their answers. */
@@ -257,9 +262,18 @@ export class FleetCircuit implements SharedCircuit {
       // The provisional view of a trial started here is newer than anything of its own epoch.
       (record.epoch === held.epoch && !this.#provisional)
     ) {
+      if (
+        options.force !== true &&
+        !this.#denied &&
+        this.#slots?.stale(held, record) === true
+      ) {
+        this.publish();
+        return;
+      }
       this.#record = record;
       this.#provisional = false;
     }
+    this.#denied = false;
     // A claim is only good until the circuit closes.
     if (this.#record?.state !== 'open' && this.#record?.state !== 'half_open') {
       this.#claim = undefined;

@@ -14,6 +14,7 @@ import {
   admitOnceFree,
   defaultRules,
   rawRedisClient,
+  redisClockPassed,
   redisInstalled,
   redisNow,
   viewBecomes,
@@ -358,6 +359,54 @@ describe.skipIf(!redisInstalled)(
       } finally {
         for (const client of clients) client.destroy();
       }
+    });
+
+    it('a trial its view found free but Redis refused leaves the view open, as Redis says', async () => {
+      const rules: FleetRules = {
+        ...defaultRules,
+        minimumCalls: 2,
+        resetTimeoutMs: 100,
+        permittedCallsInHalfOpen: 2,
+      };
+      const tool = fleet.fresh();
+      const store = await fleet.store({ flushIntervalMs: 1 });
+      const circuit = store.circuit(tool, rules);
+      for (let i = 0; i < 2; i++) {
+        const admission = circuit.admit();
+        circuit.record(admission, true);
+      }
+      await viewBecomes(circuit, 'open');
+      const openedAt = circuit.openedAt ?? 0;
+      // Due on Redis's clock, with no call refused meanwhile (so nothing claimed here)...
+      await redisClockPassed(fleet.url, openedAt + rules.resetTimeoutMs);
+      // ...when rivals hold both slots, written without a message this process would hear.
+      const keys = fleetKeysFor({});
+      const client = await rawRedisClient(fleet.url);
+      try {
+        const now = await redisNow(client);
+        await client.hSet(
+          keys.states,
+          tool,
+          JSON.stringify({
+            state: 'open',
+            epoch: (circuit.shared?.epoch ?? 0) + 1,
+            openedAt,
+            permitted: 2,
+            trials: { 'x#1': now + 60_000, 'y#1': now + 60_000 },
+          }),
+        );
+      } finally {
+        client.destroy();
+      }
+      const admission = circuit.admit();
+      expect(admission.kind).toBe('trial');
+      expect(circuit.view).toBe('half_open');
+      await circuit.lease();
+      expect(circuit.view).toBe('open');
+      expect(Object.keys(circuit.shared?.trials ?? {})).toEqual(['x#1', 'y#1']);
+      // Its result decides nothing; the next call is refused while the rivals' slots live.
+      circuit.record(admission, false);
+      expect(circuit.admit()).toMatchObject({ kind: 'refuse' });
     });
 
     it('frees the slot of a holder that died when its lease runs out, and the fleet still recovers', async () => {

@@ -148,6 +148,24 @@ export class FleetSlots {
     else void start.then(settle);
   }
 
+  /**
+   * Whether `record` is older than the half-open `held` although its epoch is later: an open
+   * record of the same round (a claim answered or announced after this process started a trial,
+   * say). With several trials a round's open records all come before its half-open ones: only a
+   * result reopens (with a new `openedAt`), so taking it would flip the view back to open.
+   */
+  stale(
+    held: FleetRecord | undefined,
+    record: FleetRecord | undefined,
+  ): boolean {
+    return (
+      held?.state === 'half_open' &&
+      record?.state === 'open' &&
+      record.forced === undefined &&
+      record.openedAt === held.openedAt
+    );
+  }
+
   /** The circuit closed: claims are only good until then. */
   cleared(): void {
     this.#claims.clear();
