@@ -361,6 +361,43 @@ describe.skipIf(!redisInstalled)(
       }
     });
 
+    it('a process holds one claim however many of its calls are refused while open', async () => {
+      const rules: FleetRules = {
+        ...defaultRules,
+        minimumCalls: 2,
+        resetTimeoutMs: 60_000,
+        permittedCallsInHalfOpen: 3,
+      };
+      const tool = fleet.fresh();
+      const a = await fleet.store({ flushIntervalMs: 1 });
+      const b = await fleet.store({ flushIntervalMs: 1 });
+      const ca = a.circuit(tool, rules);
+      const cb = b.circuit(tool, rules);
+      for (let i = 0; i < 2; i++) ca.record(ca.admit(), true);
+      await Promise.all([viewBecomes(ca, 'open'), viewBecomes(cb, 'open')]);
+      const claimed = (c: FleetCircuit) => Object.keys(c.shared?.trials ?? {});
+      const client = await rawRedisClient(fleet.url);
+      try {
+        // Many refusals, each after the last claim request's answer: one claim for the process.
+        for (let i = 0; i < 10; i++) {
+          expect(ca.admit()).toMatchObject({ kind: 'refuse', state: 'open' });
+          await ca.lease();
+          await client.ping();
+        }
+        expect(claimed(ca)).toHaveLength(1);
+        // Another process's refusal claims the next slot.
+        expect(cb.admit()).toMatchObject({ kind: 'refuse', state: 'open' });
+        await cb.lease();
+        expect(claimed(cb)).toHaveLength(2);
+        const raw = await client.hGet(fleetKeysFor({}).states, tool);
+        expect(
+          Object.keys((JSON.parse(String(raw)) as { trials: object }).trials),
+        ).toHaveLength(2);
+      } finally {
+        client.destroy();
+      }
+    });
+
     it('a trial its view found free but Redis refused leaves the view open, as Redis says', async () => {
       const rules: FleetRules = {
         ...defaultRules,

@@ -10,9 +10,12 @@ let slotCounter = 0;
 /**
  * The half-open trials of a tool whose breaker permits several (`permittedCallsInHalfOpen` above
  * 1), as one process sees them: the slots are in the tool's record (fleet-slot-scripts.ts). As
- * with one trial, a process claims slots ahead while the circuit is open (each refused call
- * claims one while the view shows one free and no claim is on its way), so its calls that find
- * the trial due run at once, without a round trip; a call that finds a slot free and unclaimed
+ * with one trial, a process claims a slot ahead while the circuit is open (a refused call claims
+ * one while the view shows one free), so its call that finds the trial due runs at once, without
+ * a round trip. One claim a process: a process claiming several could not use them until its
+ * calls come (a process calling one at a time, blocked on its first trial, would hold the others
+ * back for the whole claim), so the other slots go to other processes' claims or to the first
+ * calls that find them free once due. A call that finds a slot free and unclaimed
  * (its holder went quiet, or nobody was refused while open) takes it in one step. Slots this
  * process took count as taken until their results are written, so its own calls never run more
  * trials than the fleet permits.
@@ -120,7 +123,7 @@ export class FleetSlots {
   }
 
   #askForClaim(): void {
-    if (this.#claiming !== undefined) return;
+    if (this.#claiming !== undefined || this.#claims.size > 0) return;
     slotCounter += 1;
     const token = `${this.#tokenPrefix}#${String(slotCounter)}`;
     this.#claimToken = token;
