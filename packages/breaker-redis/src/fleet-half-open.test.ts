@@ -414,8 +414,9 @@ describe.skipIf(!redisInstalled)(
       }
       await viewBecomes(circuit, 'open');
       const openedAt = circuit.openedAt ?? 0;
-      // Due on Redis's clock, with no call refused meanwhile (so nothing claimed here)...
-      await redisClockPassed(fleet.url, openedAt + rules.resetTimeoutMs);
+      // Due on Redis's clock, past the margin a view without a claim waits (a fifth of
+      // trialClaimMs, 5 ms), with no call refused meanwhile (so nothing claimed here)...
+      await redisClockPassed(fleet.url, openedAt + rules.resetTimeoutMs + 50);
       // ...when rivals hold both slots, written without a message this process would hear.
       const keys = fleetKeysFor({});
       const client = await rawRedisClient(fleet.url);

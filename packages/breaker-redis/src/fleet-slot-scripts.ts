@@ -71,10 +71,15 @@ local channel, me, tool = ARGV[1], ARGV[2], ARGV[3]
 local reset, leaseMs, token = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
 local permitted = tonumber(ARGV[7])
 ${readOpen}
-if record.state == 'open' and now < record.openedAt + reset then return { now, current, 0 } end
 local trials, live = liveTrials(record)
 local ended = count(record, 'trialsEnded')
-if not trials[token] and live + ended >= permitted then return { now, current, 0 } end
+-- The caller's own claim is its slot of this round, taken when its view found the trial due (as
+-- with one trial: its estimate of this clock may run a millisecond ahead). Anyone else needs the
+-- trial due here and a free slot.
+if not trials[token] then
+  if record.state == 'open' and now < record.openedAt + reset then return { now, current, 0 } end
+  if live + ended >= permitted then return { now, current, 0 } end
+end
 trials[token] = now + leaseMs
 record = { state = 'half_open', openedAt = record.openedAt, epoch = nextEpoch(KEYS[2], tool), by = me, leaseAt = now, leaseMs = leaseMs, permitted = permitted, trials = trials, trialsEnded = ended, trialsFailed = count(record, 'trialsFailed'), trialsSlow = count(record, 'trialsSlow') }
 current = cjson.encode(record)

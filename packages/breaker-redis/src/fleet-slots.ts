@@ -70,7 +70,17 @@ export class FleetSlots {
       this.#claimUsed = true;
       return this.#run(record, this.#claimToken, now);
     }
-    if (this.#free(record, now, margin) > 0) {
+    const free = this.#free(record, now, margin);
+    // Without a claim, Redis takes the trial as due only by its own clock: a call that finds it
+    // due by just under the margin of this estimate is refused, and claims a slot for the next.
+    if (
+      record.state === 'open' &&
+      (record.openedAt ?? 0) + rules.resetTimeoutMs + margin > now
+    ) {
+      if (free > 0) this.#askForClaim();
+      return { kind: 'refuse', state: 'open', retryAfterMs: Math.ceil(margin) };
+    }
+    if (free > 0) {
       slotCounter += 1;
       return this.#run(
         record,
