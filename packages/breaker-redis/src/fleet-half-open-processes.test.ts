@@ -70,9 +70,11 @@ describe.skipIf(!redisInstalled)(
         redisUrl: redis.url,
         upstreamUrl,
         keyPrefix: 'slots-test:',
-        // Long enough that every process hears of the claims before the trials are due, and that
-        // a loaded machine cannot make a claimant miss its turn.
-        resetTimeoutMs: 1_500,
+        // Long enough that every process is refused while open (so the slots are claimed) and
+        // hears of the claims before the trials are due, and that a loaded machine cannot make a
+        // claimant miss its turn. Slots nobody claimed go to the first calls that find them free,
+        // and there processes racing within one round trip may each run one (docs/fleet.md).
+        resetTimeoutMs: 4_000,
         trialClaimMs: 5_000,
         commandTimeoutMs: 1_000,
         permittedCallsInHalfOpen: PERMITTED,
@@ -90,17 +92,27 @@ describe.skipIf(!redisInstalled)(
       // Every process calls in a loop of its own (a trial held by the upstream blocks only its
       // own process), until all are closed; bounded, a backstop far past the 1.5 s reset.
       const giveUp = performance.now() + 20_000;
-      const during: Result[] = [];
+      const during: (Result & { worker: string })[] = [];
       await Promise.all(
         workers.map(async (worker) => {
           while (!done.closed && performance.now() < giveUp) {
-            during.push(await worker.call());
+            during.push({ ...(await worker.call()), worker: worker.name });
           }
         }),
       );
+      // The premise: every process was refused while open, so both slots were claimed ahead.
+      for (const worker of workers) {
+        expect(
+          during.find((r) => r.worker === worker.name),
+          `${worker.name}'s first call`,
+        ).toMatchObject({ ran: false, stateBefore: 'open' });
+      }
       expect(done.closed, `most at once ${String(most)}`).toBe(true);
       const trials = during.filter((r) => r.ran && r.stateBefore !== 'closed');
-      expect(trials).toHaveLength(PERMITTED);
+      expect(
+        trials,
+        JSON.stringify(trials.map((r) => [r.worker, r.stateBefore, r.code])),
+      ).toHaveLength(PERMITTED);
       expect(trials.map((r) => r.code)).toEqual(Array(PERMITTED).fill('OK'));
       expect(most).toBe(PERMITTED);
       // 5 failures, the 2 trials, then whatever ran once closed.

@@ -249,8 +249,9 @@ describe.skipIf(!redisInstalled)(
       const options: BreakerOptions = {
         permittedCallsInHalfOpen: permitted,
         minimumCalls: 2,
-        // Generous: every store hears of the claims long before the trial is due.
-        resetTimeoutMs: 1_500,
+        // Generous: every store is refused while open (so the slots are claimed ahead) and hears
+        // of the claims long before the trial is due.
+        resetTimeoutMs: 3_000,
       };
       const tool = fleet.fresh();
       const breakers: ToolBreaker[] = [];
