@@ -7,6 +7,7 @@ import {
 } from '@candor/breaker';
 import { outcomeDigit } from './fleet-policy-lua.ts';
 import { type FleetRecord } from './fleet-record.ts';
+import { FleetSlots } from './fleet-slots.ts';
 
 /** The rules one tool's shared circuit follows: the local breaker's, applied to the fleet. */
 export type FleetRules = SharedCircuitRules;
@@ -19,6 +20,12 @@ export type FleetView = SharedView;
 
 /** One change of a tool's fleet view, with its origin: this process, or another one. */
 export type FleetChange = SharedChange;
+
+/** How a trial ended: failed by the breaker's rules, and slower than `slowCallMs`. */
+export interface TrialResult {
+  readonly failed: boolean;
+  readonly slow: boolean;
+}
 
 /** What a circuit needs from its store. */
 export interface FleetCircuitHost {
@@ -33,9 +40,9 @@ export interface FleetCircuitHost {
   scheduleFlush(circuit: FleetCircuit): void;
   /** Claims the trial for this process; resolves with the claim's end (server ms) if granted. */
   claimTrial(circuit: FleetCircuit, token: string): Promise<number | undefined>;
-  /** Turns a claim (or a free, due trial) into the running trial's lease. */
-  startTrial(circuit: FleetCircuit, token: string): Promise<void>;
-  settleTrial(circuit: FleetCircuit, token: string, failed: boolean): void;
+  /** Turns a claim (or a free, due trial) into the running trial's lease; resolves with the grant. */
+  startTrial(circuit: FleetCircuit, token: string): Promise<boolean>;
+  settleTrial(circuit: FleetCircuit, token: string, result: TrialResult): void;
   onListenerError(error: unknown): void;
 }
 
@@ -52,13 +59,17 @@ export class FleetCircuit implements SharedCircuit {
   readonly rules: FleetRules;
   readonly #host: FleetCircuitHost;
   #record: FleetRecord | undefined;
+  /** Whether the next record applied answers a start that was denied (see startDenied). */
+  #denied = false;
   /** Whether #record is this process's own half-open view of the trial it just started. */
   #provisional = false;
   #published: FleetView = 'local';
   #claiming: Promise<void> | undefined;
   /** The token of the claim request in flight. */
   #claimToken: string | undefined;
-  #starting: Promise<void> | undefined;
+  #starting: Promise<boolean> | undefined;
+  /** The slots of several half-open trials, when the breaker permits more than one. */
+  readonly #slots: FleetSlots | undefined;
   /** The trial this process runs now. */
   #heldTrial: string | undefined;
   /** A claim on the next trial granted to this process, and when it runs out (server ms). */
@@ -75,6 +86,8 @@ export class FleetCircuit implements SharedCircuit {
     this.tool = tool;
     this.rules = rules;
     this.#host = host;
+    const permitted = rules.permittedCallsInHalfOpen ?? 1;
+    if (permitted > 1) this.#slots = new FleetSlots(this, host, permitted);
   }
 
   /** The view admissions are read from now. */
@@ -110,6 +123,8 @@ export class FleetCircuit implements SharedCircuit {
     // claimant stops trusting it a little early, everyone else a little late, so no trial
     // starts near its end only to find it still held on the server.
     const margin = Math.max(2, this.#host.claimMs / 5);
+    if (this.#slots !== undefined)
+      return this.#slots.admit(record, now, margin);
     const claimed =
       record.trialUntil !== undefined && record.trialUntil + margin > now;
     if (record.state === 'open') {
@@ -142,20 +157,24 @@ export class FleetCircuit implements SharedCircuit {
   #runTrial(record: FleetRecord, token: string, now: number): FleetAdmission {
     this.#claim = undefined;
     this.#heldTrial = token;
-    // Half-open here at once; the store's record (a later epoch) replaces this one.
-    this.#record = {
+    this.provisional({
       state: 'half_open',
       epoch: record.epoch,
       openedAt: record.openedAt ?? now,
       leaseAt: now,
       leaseMs: this.rules.leaseMs,
       by: this.#host.processId,
-    };
-    this.#provisional = true;
-    this.publish();
+    });
     // startTrial never rejects: a failure degrades the store instead.
     this.#starting = this.#host.startTrial(this, token);
     return { kind: 'trial', token };
+  }
+
+  /** Half-open here at once, for a trial started here; the store's record (a later epoch) replaces it. */
+  provisional(record: FleetRecord): void {
+    this.#record = record;
+    this.#provisional = true;
+    this.publish();
   }
 
   #askForClaim(): void {
@@ -179,11 +198,14 @@ export class FleetCircuit implements SharedCircuit {
    */
   startDenied(): void {
     this.#provisional = false;
+    // The answer that comes with the denial is the store's word, even an open record of the
+    // round whose half-open view this process took at once.
+    this.#denied = true;
   }
 
   /** Resolves once the trial requests in flight, if any, have their answers. */
   async lease(): Promise<void> {
-    await Promise.all([this.#claiming, this.#starting]);
+    await Promise.all([this.#claiming, this.#starting, this.#slots?.settled()]);
   }
 
   /**
@@ -203,10 +225,17 @@ export class FleetCircuit implements SharedCircuit {
         this.#host.scheduleFlush(this);
         return;
       case 'trial': {
+        if (this.#slots !== undefined) {
+          this.#slots.record(admission.token, failed, slow);
+          return;
+        }
         if (this.#heldTrial === admission.token) this.#heldTrial = undefined;
         // One trial: a slow one (slow is only said when slow calls count) reopens as a failure.
         const settle = (): void => {
-          this.#host.settleTrial(this, admission.token, failed || slow);
+          this.#host.settleTrial(this, admission.token, {
+            failed: failed || slow,
+            slow: false,
+          });
         };
         // The lease is taken before the result is written, or the result would find no lease.
         if (this.#starting === undefined) settle();
@@ -233,12 +262,22 @@ export class FleetCircuit implements SharedCircuit {
       // The provisional view of a trial started here is newer than anything of its own epoch.
       (record.epoch === held.epoch && !this.#provisional)
     ) {
+      if (
+        options.force !== true &&
+        !this.#denied &&
+        this.#slots?.stale(held, record) === true
+      ) {
+        this.publish();
+        return;
+      }
       this.#record = record;
       this.#provisional = false;
     }
+    this.#denied = false;
     // A claim is only good until the circuit closes.
     if (this.#record?.state !== 'open' && this.#record?.state !== 'half_open') {
       this.#claim = undefined;
+      this.#slots?.cleared();
     }
     this.publish();
   }

@@ -14,6 +14,7 @@ import {
   redisInstalled,
 } from './__fixtures__/fleet-helpers.ts';
 import { useRedisFleet } from './__fixtures__/redis-fleet.ts';
+import { MAX_FLEET_TRIALS } from './fleet-slot-scripts.ts';
 import { type RedisBreakerStore } from './redis-breaker-store.ts';
 
 /** One call: its outcome, and whether it takes longer than `slowCallMs`. */
@@ -215,24 +216,26 @@ describe.skipIf(!redisInstalled)(
       expect(await onFleet(options, calls, 2)).toEqual(expected);
     }, 60_000);
 
-    it('refuses permittedCallsInHalfOpen above 1 with the store, naming it, before any call', async () => {
+    it('refuses more half-open calls than the record holds slots for, naming it, before any call', async () => {
       const store = await fleet.store();
       expect(() =>
         createToolBreaker(fleet.fresh(), {
           store,
-          permittedCallsInHalfOpen: 3,
+          permittedCallsInHalfOpen: MAX_FLEET_TRIALS + 1,
         }),
       ).toThrow(TypeError);
       expect(() => {
-        validateBreakerOptions({ store, permittedCallsInHalfOpen: 2 });
+        validateBreakerOptions({ store, permittedCallsInHalfOpen: 21 });
       }).toThrow(
-        /"permittedCallsInHalfOpen" \(2\) is not supported with the Redis store yet/,
+        /"permittedCallsInHalfOpen" \(21\) is over what the Redis store supports \(20\)/,
       );
-      // 1 is the default: taken.
-      createToolBreaker(fleet.fresh(), {
-        store,
-        permittedCallsInHalfOpen: 1,
-      }).shutdown();
+      // Up to the cap: taken (fleet-half-open.test.ts runs them).
+      for (const permitted of [1, 2, MAX_FLEET_TRIALS]) {
+        createToolBreaker(fleet.fresh(), {
+          store,
+          permittedCallsInHalfOpen: permitted,
+        }).shutdown();
+      }
     });
   },
 );

@@ -55,3 +55,45 @@ describe('parseFleetRecord and holds', () => {
     expect(parseFleetRecord(value)).toBeUndefined();
   });
 });
+
+describe('parseFleetRecord and several half-open trials', () => {
+  const halfOpen = {
+    state: 'half_open',
+    epoch: 9,
+    openedAt: 1,
+    leaseAt: 8,
+    leaseMs: 100,
+    permitted: 3,
+    trials: { 'a#1': 108, 'b#2': 20 },
+    trialsEnded: 1,
+    trialsFailed: 1,
+    trialsSlow: 0,
+  };
+
+  it('keeps the slots and the results so far', () => {
+    expect(parseFleetRecord(JSON.stringify(halfOpen))).toEqual(halfOpen);
+    // While open: the claims, no results.
+    const open = {
+      state: 'open',
+      epoch: 3,
+      openedAt: 1,
+      permitted: 2,
+      trials: { 'a#1': 40 },
+    };
+    expect(parseFleetRecord(open)).toEqual(open);
+  });
+
+  it.each([
+    ['more slots than permitted', { trials: { a: 1, b: 2, c: 3, d: 4 } }],
+    ['a slot that is not a time', { trials: { a: 'soon' } }],
+    ['slots that are a list', { trials: [1, 2] }],
+    ['a permitted count under 2', { permitted: 1 }],
+    ['no results while half-open', { trialsEnded: undefined }],
+  ])('drops the slot fields, not the record, for %s', (_, change) => {
+    const parsed = parseFleetRecord({ ...halfOpen, ...change });
+    expect(parsed).toMatchObject({ state: 'half_open', epoch: 9 });
+    expect(parsed).not.toHaveProperty('permitted');
+    expect(parsed).not.toHaveProperty('trials');
+    expect(parsed).not.toHaveProperty('trialsEnded');
+  });
+});

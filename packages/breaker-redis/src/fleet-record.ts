@@ -29,6 +29,17 @@ export interface FleetRecord {
   readonly forced?: FleetHold;
   /** When the hold was set (server ms). */
   readonly forcedAt?: number;
+  /**
+   * Only for a breaker permitting several half-open trials (see fleet-slot-scripts.ts): how many,
+   * and the slots taken, each token → when it runs out (server ms): claims while open, running
+   * trials while half-open.
+   */
+  readonly permitted?: number;
+  readonly trials?: Readonly<Record<string, number>>;
+  /** While half-open with several trials: the results so far, failed and slow ones among them. */
+  readonly trialsEnded?: number;
+  readonly trialsFailed?: number;
+  readonly trialsSlow?: number;
 }
 
 /** The two holds an operator can set on a tool fleet-wide. */
@@ -77,7 +88,11 @@ export function parseFleetRecord(value: unknown): FleetRecord | undefined {
     if (!isTime(forcedAt)) return undefined;
     hold = { forced, forcedAt };
   }
-  const byField = { ...(typeof by === 'string' ? { by } : {}), ...hold };
+  const byField = {
+    ...(typeof by === 'string' ? { by } : {}),
+    ...hold,
+    ...slotFields(parsed as Record<string, unknown>, state === 'half_open'),
+  };
   const claim =
     typeof trialBy === 'string' && isTime(trialUntil)
       ? { trialBy, trialUntil }
@@ -96,6 +111,33 @@ export function parseFleetRecord(value: unknown): FleetRecord | undefined {
     default:
       return undefined;
   }
+}
+
+/** The fields of several half-open trials, when they are well formed; else none of them. */
+function slotFields(
+  parsed: Record<string, unknown>,
+  halfOpen: boolean,
+): Pick<
+  FleetRecord,
+  'permitted' | 'trials' | 'trialsEnded' | 'trialsFailed' | 'trialsSlow'
+> {
+  const { permitted, trials, trialsEnded, trialsFailed, trialsSlow } = parsed;
+  if (!isTime(permitted) || permitted < 2) return {};
+  if (typeof trials !== 'object' || trials === null || Array.isArray(trials)) {
+    return {};
+  }
+  const entries = Object.entries(trials as Record<string, unknown>);
+  if (entries.length > permitted || !entries.every(([, at]) => isTime(at))) {
+    return {};
+  }
+  const slots = {
+    permitted,
+    trials: Object.fromEntries(entries) as Record<string, number>,
+  };
+  if (!halfOpen) return slots;
+  return isTime(trialsEnded) && isTime(trialsFailed) && isTime(trialsSlow)
+    ? { ...slots, trialsEnded, trialsFailed, trialsSlow }
+    : {};
 }
 
 /** Reads a channel message; `undefined` when it is not a well-formed event. */

@@ -168,7 +168,7 @@ end
 
 // Reads the tool's record; answers as is (so that this tool alone falls back to its local
 // breaker) when it is not one of ours with an open timestamp.
-const readOpen = `
+export const readOpen = `
 local current = readRecord(KEYS[1], tool)
 if not current then return { now, closedRecord(KEYS[2], tool), 0 } end
 local ok, record = pcall(cjson.decode, current)

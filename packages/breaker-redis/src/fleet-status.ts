@@ -114,11 +114,23 @@ function literal(text: string): string {
   return text.replace(/[\\*?[\]]/g, '\\$&');
 }
 
-/** The tools named by every key of one kind (`keys.window` or `keys.lease`) on the server. */
+/**
+ * One round of SCAN, run inside a script: the script goes where its key (the states hash) lives,
+ * so on a cluster every round scans the node holding the fleet's slot (a plain SCAN would be sent
+ * to whichever node the client picks, each round maybe another). KEYS: states (only to route
+ * it). ARGV: cursor, pattern. Returns the server time, the next cursor and the keys found.
+ */
+const scanScript = script(`${prelude}
+local found = redis.call('SCAN', ARGV[1], 'MATCH', ARGV[2], 'COUNT', 1000)
+return { now, found[1], found[2] }
+`);
+
 const MAX_SCAN_ROUNDS = 100_000;
 
+/** The tools named by every key of one kind (`keys.window` or `keys.lease`) on the server. */
 export async function scanTools(
   link: RedisLink,
+  keys: FleetKeys,
   name: (tool: string) => string,
 ): Promise<string[]> {
   // The tool's place, found from the end: a prefix may hold a NUL itself (a tool name never does).
@@ -138,14 +150,9 @@ export async function scanTools(
         `Redis's SCAN did not finish in ${String(MAX_SCAN_ROUNDS)} rounds`,
       );
     }
-    const reply = await link.command<unknown>([
-      'SCAN',
-      cursor,
-      'MATCH',
-      pattern,
-      'COUNT',
-      '1000',
-    ]);
+    const reply = (
+      await link.eval(scanScript, [keys.states], [cursor, pattern])
+    ).slice(1);
     if (!Array.isArray(reply) || !Array.isArray(reply[1])) {
       throw new TypeError('Redis answered SCAN with something unexpected');
     }
@@ -192,8 +199,8 @@ export async function readFleetStatus(
   const names = new Set([
     ...records.keys(),
     ...epochs.keys(),
-    ...(await scanTools(link, (tool) => keys.window(tool))),
-    ...(await scanTools(link, (tool) => keys.lease(tool))),
+    ...(await scanTools(link, keys, (tool) => keys.window(tool))),
+    ...(await scanTools(link, keys, (tool) => keys.lease(tool))),
   ]);
   const tools: FleetToolStatus[] = [];
   for (const tool of [...names].sort()) {

@@ -1,5 +1,11 @@
-import { type FleetCircuit } from './fleet-circuit.ts';
+import { type FleetCircuit, type TrialResult } from './fleet-circuit.ts';
 import { type FleetKeys } from './fleet-keys.ts';
+import { type FleetRecord, parseFleetRecord } from './fleet-record.ts';
+import {
+  slotClaimScript,
+  slotSettleScript,
+  slotStartScript,
+} from './fleet-slot-scripts.ts';
 import {
   claimScript,
   type FleetScript,
@@ -33,23 +39,24 @@ export class FleetTrials {
     this.#context = context;
   }
 
-  /** Claims the coming trial; resolves with the claim's end (server ms) if granted. */
+  /** Claims the coming trial (or one of its slots); resolves with the claim's end (server ms) if granted. */
   async claim(
     circuit: FleetCircuit,
     token: string,
   ): Promise<number | undefined> {
     const granted = await this.#run(circuit, {
-      script: claimScript,
+      script: slotted(circuit) ? slotClaimScript : claimScript,
       ms: this.#context.claimMs,
       token,
     });
-    return granted ? circuit.shared?.trialUntil : undefined;
+    if (granted === undefined) return undefined;
+    return slotted(circuit) ? granted.trials?.[token] : granted.trialUntil;
   }
 
-  /** Starts the trial this process's call runs now. */
-  async start(circuit: FleetCircuit, token: string): Promise<void> {
-    await this.#run(circuit, {
-      script: startScript,
+  /** Starts the trial this process's call runs now; resolves with whether it was granted. */
+  async start(circuit: FleetCircuit, token: string): Promise<boolean> {
+    const granted = await this.#run(circuit, {
+      script: slotted(circuit) ? slotStartScript : startScript,
       ms: circuit.rules.leaseMs,
       token,
       // Another process holds the trial: this process's own half-open view is wrong.
@@ -57,30 +64,49 @@ export class FleetTrials {
         circuit.startDenied();
       },
     });
+    return granted !== undefined;
   }
 
-  /** Writes the trial's result, if this process still holds its lease. */
-  settle(circuit: FleetCircuit, token: string, failed: boolean): void {
+  /** Writes the trial's result, if this process still holds its lease (or slot). */
+  settle(
+    circuit: FleetCircuit,
+    token: string,
+    { failed, slow }: TrialResult,
+  ): void {
     const { link, keys, processId } = this.#context;
-    const { tool } = circuit;
+    const { tool, rules } = circuit;
     if (!this.#context.healthy()) return;
-    link
-      .eval(
-        settleScript,
-        [keys.states, keys.epochs, keys.lease(tool), keys.window(tool)],
-        [keys.channel, processId, tool, token, failed ? 'failure' : 'success'],
-      )
-      .then(
-        (reply) => {
-          this.#context.apply(tool, reply[1]);
-        },
-        (error: unknown) => {
-          this.#context.degrade(error);
-        },
-      );
+    const names = [
+      keys.states,
+      keys.epochs,
+      keys.lease(tool),
+      keys.window(tool),
+    ];
+    const args = [keys.channel, processId, tool, token];
+    const settling = slotted(circuit)
+      ? link.eval(slotSettleScript, names, [
+          ...args,
+          failed ? 1 : 0,
+          slow ? 1 : 0,
+          rules.permittedCallsInHalfOpen ?? 1,
+          rules.failureRatePct,
+          rules.slowCallRatePct ?? 0,
+        ])
+      : link.eval(settleScript, names, [
+          ...args,
+          failed || slow ? 'failure' : 'success',
+        ]);
+    settling.then(
+      (reply) => {
+        this.#context.apply(tool, reply[1]);
+      },
+      (error: unknown) => {
+        this.#context.degrade(error);
+      },
+    );
   }
 
-  /** Runs the claim or start script for one tool; applies its record, returns its grant. */
+  /** Runs the claim or start script for one tool; applies its record, returns it if granted. */
   async #run(
     circuit: FleetCircuit,
     step: {
@@ -89,7 +115,7 @@ export class FleetTrials {
       token: string;
       denied?: () => void;
     },
-  ): Promise<boolean> {
+  ): Promise<FleetRecord | undefined> {
     const { link, keys, processId } = this.#context;
     const { tool, rules } = circuit;
     try {
@@ -103,15 +129,21 @@ export class FleetTrials {
           rules.resetTimeoutMs,
           step.ms,
           step.token,
+          ...(slotted(circuit) ? [rules.permittedCallsInHalfOpen ?? 1] : []),
         ],
       );
       const granted = reply[2] === 1;
       if (!granted) step.denied?.();
       this.#context.apply(tool, reply[1]);
-      return granted;
+      return granted ? parseFleetRecord(reply[1]) : undefined;
     } catch (error: unknown) {
       this.#context.degrade(error);
-      return false;
+      return undefined;
     }
   }
+}
+
+/** Whether the circuit's breaker permits several half-open trials (fleet-slot-scripts.ts). */
+function slotted(circuit: FleetCircuit): boolean {
+  return (circuit.rules.permittedCallsInHalfOpen ?? 1) > 1;
 }

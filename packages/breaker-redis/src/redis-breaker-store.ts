@@ -31,7 +31,7 @@ import { RedisLink } from './redis-link.ts';
 
 /**
  * The fleet's shared breaker state in Redis: one rolling window per tool, open-anywhere-open-
- * everywhere through pub/sub, one half-open trial lease fleet-wide. Calls read a local view;
+ * everywhere through pub/sub, the half-open trials leased fleet-wide. Calls read a local view;
  * outcomes are written in batches; when Redis is unreachable, slow or holds garbage, every
  * circuit answers `local` so the local breaker decides, and the store resynchronises when Redis
  * is back. Only tool names and counts are written, never arguments or results.
@@ -138,8 +138,8 @@ export class RedisBreakerStore implements BreakerStateStore {
       },
       claimTrial: (circuit, token) => trials.claim(circuit, token),
       startTrial: (circuit, token) => trials.start(circuit, token),
-      settleTrial: (circuit, token, failed) => {
-        trials.settle(circuit, token, failed);
+      settleTrial: (circuit, token, result) => {
+        trials.settle(circuit, token, result);
       },
       onListenerError: (error) => {
         this.#logger.error(

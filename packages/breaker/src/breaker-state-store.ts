@@ -6,7 +6,7 @@
 
 /** The rules one tool's shared circuit follows: the local breaker's, applied to the fleet. */
 export interface SharedCircuitRules {
-  /** How long the circuit stays open before the fleet's one trial call. */
+  /** How long the circuit stays open before the fleet's half-open trial calls. */
   readonly resetTimeoutMs: number;
   /** Length of the shared rolling window. */
   readonly windowMs: number;
@@ -33,7 +33,8 @@ export interface SharedCircuitRules {
  * What the shared circuit says about one call:
  * - `local`: the store is not usable now; the local breaker decides, as without a store;
  * - `run`: the shared circuit is closed; run the call and record it;
- * - `trial`: this process holds the fleet's one half-open trial; run it and record it;
+ * - `trial`: this call is one of the fleet's half-open trials (one, or up to
+ *   `permittedCallsInHalfOpen` fleet-wide); run it and record it;
  * - `refuse`: the shared circuit is open (or its trial runs elsewhere); do not run the call.
  */
 export type SharedAdmission =

@@ -22,6 +22,8 @@ interface Start {
   commandTimeoutMs?: number;
   keyPrefix?: string;
   tool?: string;
+  /** The breaker's `permittedCallsInHalfOpen`, when not 1. */
+  permittedCallsInHalfOpen?: number;
   name: string;
 }
 type Message = Start | { type: 'call' } | { type: 'exit' };
@@ -54,6 +56,9 @@ async function start(options: Start): Promise<void> {
     telemetry: false,
     resetTimeoutMs: options.resetTimeoutMs,
     timeoutMs: 5_000,
+    ...(options.permittedCallsInHalfOpen === undefined
+      ? {}
+      : { permittedCallsInHalfOpen: options.permittedCallsInHalfOpen }),
   });
   breaker.onStateChange((change) => {
     // An open circuit's opening time is the fleet's, on Redis's clock (the machine's, for a

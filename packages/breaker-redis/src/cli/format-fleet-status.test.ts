@@ -51,6 +51,37 @@ describe('formatFleetStatus', () => {
     ]);
   });
 
+  it('shows the slots of several half-open trials from the record', () => {
+    const now = 1_000_000;
+    const text = formatFleetStatus(
+      {
+        now,
+        generation: 'g',
+        tools: [
+          {
+            tool: 'slots',
+            state: 'half_open',
+            record: {
+              state: 'half_open',
+              epoch: now - 1,
+              openedAt: now - 60_000,
+              leaseAt: now - 1,
+              leaseMs: 31_000,
+              permitted: 3,
+              // One live slot, one run out: only the live one is taken.
+              trials: { 'a#1': now + 30_000, 'b#2': now - 5 },
+              trialsEnded: 1,
+              trialsFailed: 1,
+              trialsSlow: 0,
+            },
+          },
+        ],
+      },
+      where,
+    );
+    expect(text).toContain('1 of 3 slots taken, 1 ended, 1 failed');
+  });
+
   it('prints control characters from Redis as ?', () => {
     const text = formatFleetStatus(
       {

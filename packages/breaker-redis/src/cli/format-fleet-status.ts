@@ -37,7 +37,17 @@ function windowCell({ window }: FleetToolStatus): string {
   return `${window.calls} calls, ${window.failures} failed`;
 }
 
-function trialCell({ trial }: FleetToolStatus): string {
+function trialCell({ trial, record }: FleetToolStatus, now: number): string {
+  // Several trials: their slots are in the record (fleet-slot-scripts.ts), not the lease key.
+  if (record?.permitted !== undefined) {
+    const live = Object.values(record.trials ?? {}).filter((at) => at > now);
+    const ended = record.trialsEnded ?? 0;
+    const results =
+      record.state === 'half_open'
+        ? `, ${ended} ended, ${record.trialsFailed ?? 0} failed`
+        : '';
+    return `${live.length} of ${record.permitted} slots taken${results}`;
+  }
   if (trial === undefined) return '-';
   return `${trial.kind} by ${printable(trial.holder)} (${duration(trial.expiresInMs)} left)`;
 }
@@ -68,7 +78,7 @@ export function formatFleetStatus(
       tool.state,
       tool.forced === undefined ? '-' : `forced ${tool.forced}`,
       windowCell(tool),
-      trialCell(tool),
+      trialCell(tool, status.now),
       lastCell(tool, status.now),
     ]),
   ];

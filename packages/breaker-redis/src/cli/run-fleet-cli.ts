@@ -9,6 +9,7 @@ import {
   printable,
   terminalJson,
 } from './format-fleet-status.ts';
+import { type FleetTarget, readFleetTarget } from './read-fleet-target.ts';
 
 /** Where `candor-fleet` writes; `process` in the bin. */
 export interface FleetCliIo {
@@ -44,6 +45,10 @@ Commands:
 
 Options:
   --url <url>        redis:// or rediss:// URL (default $REDIS_URL, else redis://127.0.0.1:6379)
+  --cluster <url>[,<url>...]
+                     a Redis Cluster instead: some of its nodes' URLs (the rest are discovered)
+  --sentinel <host:port>[,<host:port>...] --name <primary>
+                     a Sentinel-monitored primary instead ($REDIS_PASSWORD for the data nodes)
   --prefix <prefix>  the fleet's key prefix, as the processes' keyPrefix (default ${storeDefaults.keyPrefix})
   --timeout-ms <ms>  how long to wait for Redis to answer (default 2000)
   --json             print JSON instead of text
@@ -59,16 +64,10 @@ function isCommand(name: string | undefined): name is Command {
   return (commands as readonly (string | undefined)[]).includes(name);
 }
 
-/** A URL without its credentials, for messages. */
-function shown(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
-}
-
 interface Invocation {
   readonly command: Command;
   readonly tool: string | undefined;
-  readonly url: string;
-  readonly shownUrl: string;
+  readonly target: FleetTarget;
   readonly prefix: string;
   readonly timeoutMs: number;
   readonly json: boolean;
@@ -87,6 +86,9 @@ function read(
       strict: true,
       options: {
         url: { type: 'string' },
+        cluster: { type: 'string' },
+        sentinel: { type: 'string' },
+        name: { type: 'string' },
         prefix: { type: 'string', default: storeDefaults.keyPrefix },
         'timeout-ms': { type: 'string', default: '2000' },
         json: { type: 'boolean', default: false },
@@ -118,16 +120,8 @@ function read(
   if (extra.length > 0) {
     return `unexpected argument ${JSON.stringify(printable(extra[0] ?? ''))}`;
   }
-  const rawUrl = values.url ?? env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
-    return '--url must be a redis:// or rediss:// URL, and this one does not parse';
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    return `--url must be a redis:// or rediss:// URL, got ${printable(url.protocol)}//…`;
-  }
+  const target = readFleetTarget(values, env);
+  if (typeof target === 'string') return target;
   if (values.prefix === '') return '--prefix must not be empty';
   const timeout = values['timeout-ms'];
   const timeoutMs = Number(timeout);
@@ -137,8 +131,7 @@ function read(
   return {
     command,
     tool,
-    url: rawUrl,
-    shownUrl: shown(url),
+    target,
     prefix: values.prefix,
     timeoutMs,
     json: values.json,
@@ -195,10 +188,10 @@ export async function runFleetCli(
     return FleetCliExit.Usage;
   }
   const { command, tool, prefix, timeoutMs, json } = invocation;
-  const where = `the fleet ${JSON.stringify(prefix)} at ${invocation.shownUrl}`;
+  const where = `the fleet ${JSON.stringify(prefix)} at ${invocation.target.shown}`;
   const warnings = firstWarning();
   const store = createRedisBreakerStore({
-    url: invocation.url,
+    ...invocation.target.options,
     keyPrefix: prefix,
     connectTimeoutMs: timeoutMs,
     commandTimeoutMs: timeoutMs,
@@ -226,7 +219,10 @@ export async function runFleetCli(
         out(
           json
             ? status
-            : formatFleetStatus(status, { url: invocation.shownUrl, prefix }),
+            : formatFleetStatus(status, {
+                url: invocation.target.shown,
+                prefix,
+              }),
         );
         return FleetCliExit.Ok;
       }
