@@ -4,7 +4,7 @@ import { MAX_FLEET_TRIALS } from './fleet-slot-scripts.ts';
 /**
  * Throws a `TypeError` naming a breaker rule the Redis store cannot follow fleet-wide, so a fleet
  * never silently decides by other rules than its breakers were given. Slow calls and the count
- * window are counted in the shared window, and up to {@link MAX_FLEET_TRIALS} half-open calls
+ * window are counted in the shared window, and up to 20 half-open calls
  * have their slots in the tool's record; more would not fit the record's cap.
  */
 export function checkFleetRules(rules: Partial<SharedCircuitRules>): void {
