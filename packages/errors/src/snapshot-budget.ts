@@ -9,8 +9,8 @@
 export const SNAPSHOT_MAX_DEPTH = 32;
 
 /**
- * About how much JSON text a snapshot keeps: each string's length, each key's length plus one,
- * one per other value. Past it, one {@link TOO_LARGE} takes the next value's place and the rest
+ * About how much JSON text a snapshot keeps: each value, key, bracket and separator counted as
+ * JSON writes it, escapes aside (a control character, one here, is six there). Past it, one {@link TOO_LARGE} takes the next value's place and the rest
  * is left out, so a response stays far below the longest string V8 can build (2^29 characters).
  */
 export const SNAPSHOT_MAX_CHARS = 2 ** 24;

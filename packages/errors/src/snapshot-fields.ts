@@ -96,7 +96,7 @@ export function snapshotFields(
         budget.remaining = SNAPSHOT_MAX_CHARS;
         budget.marked = false;
       } else {
-        budget.remaining = otherRemaining - (name.length + 1);
+        budget.remaining = otherRemaining - (name.length + 4);
         budget.marked = otherMarked;
         if (budget.remaining < 0) {
           // Past the shared budget: the marker in the next such field's place, then none.

@@ -6,7 +6,12 @@ import {
   throwingProxy,
 } from '@candor/hostile-fixtures';
 import { describe, expect, it } from 'vitest';
-import { SNAPSHOT_MAX_DEPTH, TOO_DEEP } from './snapshot-budget.ts';
+import {
+  SNAPSHOT_MAX_CHARS,
+  SNAPSHOT_MAX_DEPTH,
+  TOO_DEEP,
+  TOO_LARGE,
+} from './snapshot-budget.ts';
 import { assembleFields, snapshotFields } from './snapshot-fields.ts';
 import { snapshotJson, type SnapshotRedactor } from './snapshot-json.ts';
 
@@ -83,6 +88,43 @@ describe('snapshotJson on a hostile value', () => {
     const snapshot = snapshotJson(deep);
     expect(snapshot.ok).toBe(true);
     expect(JSON.stringify(snapshot.ok && snapshot.value)).toContain(TOO_DEEP);
+  });
+});
+
+describe('the size bound counts what JSON writes', () => {
+  // Each of these was counted at one character an item, so 2^24 of them wrote up to 24 times
+  // the bound: a response with two such fields was past V8's longest string.
+  const deep = (levels: number): unknown => {
+    let value: unknown = [];
+    for (let level = 0; level < levels; level++) value = [value];
+    return value;
+  };
+  const inside = (levels: number, value: unknown): unknown => {
+    let wrapped = value;
+    for (let level = 0; level < levels; level++) wrapped = [wrapped];
+    return wrapped;
+  };
+  const items = 2 ** 20;
+  const cases: readonly (readonly [string, unknown])[] = [
+    [
+      'the longest doubles',
+      new Array<number>(items).fill(-1.7976931348623157e308),
+    ],
+    ['holes', new Array<unknown>(items * 4)],
+    ['booleans', new Array<boolean>(items * 3).fill(false)],
+    ['empty strings', new Array<string>(items * 6).fill('')],
+    ['empty arrays', Array.from({ length: items * 6 }, () => [])],
+    [
+      'containers too deep, each its marker',
+      inside(SNAPSHOT_MAX_DEPTH - 2, new Array<unknown>(items).fill(deep(3))),
+    ],
+  ];
+  it.each(cases)('%s', (_name, value) => {
+    const snapshot = snapshotJson(value);
+    expect(snapshot.ok).toBe(true);
+    const text = JSON.stringify(snapshot.ok ? snapshot.value : undefined);
+    expect(text.length).toBeLessThanOrEqual(SNAPSHOT_MAX_CHARS + 64);
+    expect(text).toContain(TOO_LARGE);
   });
 });
 

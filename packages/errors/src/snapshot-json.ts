@@ -125,13 +125,20 @@ export function copy(
 ): unknown {
   switch (typeof value) {
     case 'string':
-      budget.remaining -= value.length;
+      // Its quotes too: an array of empty strings is three characters an item.
+      budget.remaining -= value.length + 2;
       return budget.remaining < 0 ? tooLarge() : value;
     case 'boolean':
-      return value;
-    case 'number':
-      // JSON has no NaN or Infinity, and writes -0 as 0.
-      return Number.isFinite(value) ? value + 0 : null;
+      budget.remaining -= value ? 4 : 5;
+      return budget.remaining < 0 ? tooLarge() : value;
+    case 'number': {
+      // JSON has no NaN or Infinity, and writes -0 as 0. Counted as written: at one a number,
+      // 2^24 doubles of 24 characters made text near V8's longest string, and a response with
+      // two such fields could not be stringified.
+      const kept = Number.isFinite(value) ? value + 0 : null;
+      budget.remaining -= kept === null ? 4 : numberChars(kept);
+      return budget.remaining < 0 ? tooLarge() : kept;
+    }
     case 'undefined':
     case 'symbol':
       return undefined;
@@ -141,9 +148,25 @@ export function copy(
       // throws, exactly as JSON.stringify does.
       return viaToJson(value, key, walk);
     case 'object':
-      if (value === null) return null;
+      if (value === null) {
+        budget.remaining -= 4;
+        return budget.remaining < 0 ? tooLarge() : null;
+      }
       return copyObject(value, key, walk);
   }
+}
+
+/**
+ * The characters JSON writes for a finite number: exact for integers below a billion, else 24,
+ * the longest a double can take (`-1.7976931348623157e+308`).
+ */
+function numberChars(value: number): number {
+  if (!Number.isInteger(value) || value <= -1e9 || value >= 1e9) return 24;
+  let chars = value < 0 ? 2 : 1;
+  for (let rest = Math.abs(value); rest >= 10; rest = Math.floor(rest / 10)) {
+    chars += 1;
+  }
+  return chars;
 }
 
 function viaToJson(
@@ -202,7 +225,13 @@ export function copyContainer(value: object, outer: Walk): unknown {
     }
   }
   const depth = outer.depth + 1;
-  if (depth >= SNAPSHOT_MAX_DEPTH) return TOO_DEEP;
+  // The marker and the brackets are text too: counted, so a wide array of deep or empty
+  // containers is bounded like any other.
+  if (depth >= SNAPSHOT_MAX_DEPTH) {
+    budget.remaining -= TOO_DEEP.length + 2;
+    return budget.remaining < 0 ? tooLarge() : TOO_DEEP;
+  }
+  budget.remaining -= 2;
   const redaction = outer.redaction;
   const walk: Walk = { container: value, up: outer, redaction, depth };
   if (Array.isArray(value)) {
@@ -216,6 +245,7 @@ export function copyContainer(value: object, outer: Walk): unknown {
         break;
       }
       const item = copy(items[index], index, walk);
+      if (item === undefined) budget.remaining -= 4;
       out.push(item === undefined ? null : item);
     }
     return out;
@@ -224,7 +254,8 @@ export function copyContainer(value: object, outer: Walk): unknown {
   const keys = Object.keys(record);
   const out: Record<string, unknown> = {};
   for (const name of keys) {
-    budget.remaining -= name.length + 1;
+    // Its quotes, colon and comma too.
+    budget.remaining -= name.length + 4;
     if (budget.remaining < 0) {
       if (!budget.marked) setKey(out, name, tooLarge());
       break;

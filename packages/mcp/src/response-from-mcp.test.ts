@@ -211,6 +211,13 @@ describe('responseFromMcp', () => {
         get: (_target, key) =>
           key === 'status' ? (reads++ === 0 ? 'error' : 'success') : undefined,
         has: () => false,
+        // An own enumerable key, as in JSON: the copy is what is read.
+        ownKeys: () => ['status'],
+        getOwnPropertyDescriptor: () => ({
+          value: 'unused',
+          enumerable: true,
+          configurable: true,
+        }),
       },
     );
     const response = responseFromMcp(
@@ -264,7 +271,54 @@ describe('responseFromMcp', () => {
       'tool',
     );
     expect(code(response)).toBe('INTERNAL_ERROR');
-    expect(response.text).toContain('reading it threw: trap down');
+    expect(response.text).toContain('trap down');
+  });
+
+  it('answers INTERNAL_ERROR, never a success whose data throws later, to structuredContent that is not JSON', () => {
+    const revocable = Proxy.revocable({}, {});
+    revocable.revoke();
+    const cycle: Record<string, unknown> = {};
+    cycle['self'] = cycle;
+    // No status to claim anything, so only the data carries the fault.
+    const values: unknown[] = [
+      new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('keys down');
+          },
+        },
+      ),
+      { rows: [revocable.proxy] },
+      cycle,
+      { count: 1n },
+    ];
+    for (const structuredContent of values) {
+      const response = responseFromMcp(
+        { content: [{ type: 'text', text: 'fine' }], structuredContent },
+        'tool',
+      );
+      expect(code(response)).toBe('INTERNAL_ERROR');
+      expect(() => JSON.stringify(response)).not.toThrow();
+    }
+  });
+
+  it('keeps a copy of structuredContent as data, not the live object', () => {
+    let reads = 0;
+    const structuredContent = {
+      get rows(): number {
+        reads += 1;
+        return reads;
+      },
+    };
+    const response = responseFromMcp(
+      { content: [], structuredContent },
+      'tool',
+    );
+    expect(response.status).toBe('success');
+    expect(JSON.stringify(response.data)).toBe('{"rows":1}');
+    expect(JSON.stringify(response.data)).toBe('{"rows":1}');
+    expect(reads).toBe(1);
   });
 
   it('an error with no text still has a message', () => {

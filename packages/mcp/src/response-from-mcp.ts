@@ -1,6 +1,7 @@
 import {
   describeThrown,
   readForeign,
+  snapshotJson,
   type ToolErrorCode,
 } from '@candor/errors';
 import { ToolResponse } from '@candor/tools';
@@ -34,10 +35,22 @@ function readResult(result: unknown, toolName: string): ToolResponse {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) {
     return invalid(toolName, 'it is not an object');
   }
-  const { content, isError, structuredContent } = result as Record<
-    string,
-    unknown
-  >;
+  const {
+    content,
+    isError,
+    structuredContent: given,
+  } = result as Record<string, unknown>;
+  // Read once into a plain copy, which the claim and the response's data both use: a live
+  // object passed on as data would be read again by whoever serialises the response, where a
+  // trap that throws, a cycle or a BigInt would surface after a success had been returned.
+  const snapshot = snapshotJson(given);
+  if (!snapshot.ok) {
+    return invalid(
+      toolName,
+      `\`structuredContent\` cannot be read as JSON (${snapshot.reason})`,
+    );
+  }
+  const structuredContent = snapshot.value;
   if (!Array.isArray(content)) {
     return invalid(toolName, '`content` is not a list');
   }
