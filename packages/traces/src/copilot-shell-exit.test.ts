@@ -23,19 +23,6 @@ const shapes: readonly (readonly [string, object, string])[] = [
     'success',
   ],
   [
-    'shell_exit after a text item',
-    {
-      success: true,
-      result: {
-        contents: [
-          { type: 'text', text: 'out' },
-          { type: 'shell_exit', exitCode: 2 },
-        ],
-      },
-    },
-    'error',
-  ],
-  [
     'error message beside success: true',
     { success: true, error: { message: 'boom' }, result: { content: 'x' } },
     'error',
