@@ -90,7 +90,7 @@ function nodeOptions(
  * to 2.2 s), so a store closed while its servers are gone would linger that long. Short waits
  * bound that: at most 250 ms. The first attempts back off as the default does.
  */
-export function nodeReconnectDelay(retries: number): number {
+function nodeReconnectDelay(retries: number): number {
   return Math.min(50 * 2 ** retries, 200) + Math.floor(Math.random() * 50);
 }
 

@@ -7,11 +7,16 @@
  *   (JSON `{ rootNodes }`): where the store connects;
  * - `PROBE_MS`: the store's probe interval; `CONNECT_TIMEOUT_MS`: its connect timeout;
  * - `CLOSE_ON_MESSAGE=1`: after connect() it sends `{ type: 'connected', connected }` and closes
- *   only when the parent sends `{ type: 'close', fellBack }`, after the parent killed the servers,
- *   say. With `fellBack` true it first waits for the store to fall back to its local breakers.
+ *   only when the parent sends `{ type: 'close', fellBack, failures }`, after the parent killed
+ *   the servers, say. With `fellBack` true it first waits for the store to fall back to its local
+ *   breakers, and then for `failures` more failed reconnections (the client's backoff grown).
  */
 import { createRedisBreakerStore } from '../create-redis-breaker-store.ts';
-import { type RedisBreakerStoreOptions } from '../redis-breaker-store-options.ts';
+import {
+  type RedisBreakerClusterOptions,
+  type RedisBreakerSentinelOptions,
+  type RedisBreakerStoreOptions,
+} from '../redis-breaker-store-options.ts';
 import { recordingLogger } from './fleet-helpers.ts';
 
 const env = process.env;
@@ -20,13 +25,13 @@ function where(): RedisBreakerStoreOptions {
   const sentinel = env['REDIS_SENTINEL'];
   if (sentinel !== undefined) {
     return {
-      sentinel: JSON.parse(sentinel) as RedisBreakerStoreOptions['sentinel'],
+      sentinel: JSON.parse(sentinel) as RedisBreakerSentinelOptions,
     };
   }
   const cluster = env['REDIS_CLUSTER'];
   if (cluster !== undefined) {
     return {
-      cluster: JSON.parse(cluster) as RedisBreakerStoreOptions['cluster'],
+      cluster: JSON.parse(cluster) as RedisBreakerClusterOptions,
     };
   }
   return { url: env['REDIS_URL'] ?? '' };
@@ -54,11 +59,20 @@ store.circuit('handler_tool', {
   leaseMs: 31_000,
 });
 if (env['CLOSE_ON_MESSAGE'] === '1') {
-  const asked = new Promise<{ fellBack?: boolean }>((resolve) => {
-    process.once('message', resolve);
-  });
+  const asked = new Promise<{ fellBack?: boolean; failures?: number }>(
+    (resolve) => {
+      process.once('message', resolve);
+    },
+  );
   process.send?.({ type: 'connected', connected });
-  if ((await asked).fellBack === true) await fellBack;
+  const { fellBack: waitFallback, failures = 0 } = await asked;
+  if (waitFallback === true) {
+    await fellBack;
+    const failed = () =>
+      log.lines.filter((line) => line.msg.includes('still unusable')).length;
+    // Counted from the lines each time: none is missed between two waits.
+    while (failed() < failures) await log.next('debug', /still unusable/);
+  }
 }
 await store.close();
 process.send?.({ type: 'closed', connected, health: store.health });
