@@ -84,6 +84,16 @@ function nodeOptions(
   };
 }
 
+/**
+ * How a Sentinel's or a cluster's node clients reconnect. @redis/client sleeps between attempts
+ * on a timer that keeps the process alive and that destroy() does not clear (its default waits up
+ * to 2.2 s), so a store closed while its servers are gone would linger that long. Short waits
+ * bound that: at most 250 ms. The first attempts back off as the default does.
+ */
+function nodeReconnectDelay(retries: number): number {
+  return Math.min(50 * 2 ** retries, 200) + Math.floor(Math.random() * 50);
+}
+
 function fromClient(client: Client): StoreConnection {
   return {
     get isOpen() {
@@ -204,9 +214,18 @@ export function createStoreConnections(
   if (options.sentinel !== undefined) {
     const given = options.sentinel;
     const sentinelOptions: RedisSentinelOptions = {
+      // The client's own rediscovery retries a failed one after a 1 s sleep that keeps the
+      // process alive and that destroy() waits out: a closed store lingered ~1–2 s when every
+      // server was gone. Without retries a failed rediscovery is one more error: the store falls
+      // back, and its probe's next command makes the client rediscover.
+      maxCommandRediscovers: 0,
       ...given,
       // Given node options win, a given socket as a whole.
-      nodeClientOptions: { ...node, ...given.nodeClientOptions },
+      nodeClientOptions: {
+        ...node,
+        socket: { ...node.socket, reconnectStrategy: nodeReconnectDelay },
+        ...given.nodeClientOptions,
+      },
       sentinelClientOptions: {
         socket: { connectTimeout: timings.connectTimeoutMs },
         ...given.sentinelClientOptions,
@@ -228,7 +247,11 @@ export function createStoreConnections(
       topologyRefreshOnReconnectionAttemptStrategy: 200,
       ...given,
       // Given defaults win, a given socket as a whole.
-      defaults: { ...node, ...given.defaults },
+      defaults: {
+        ...node,
+        socket: { ...node.socket, reconnectStrategy: nodeReconnectDelay },
+        ...given.defaults,
+      },
     };
     const client = createCluster(clusterOptions);
     // A key of the fleet's one hash slot: where every command goes.

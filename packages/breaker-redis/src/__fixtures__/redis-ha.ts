@@ -79,6 +79,8 @@ export interface SentinelSet {
   readonly sentinelRootNodes: { host: string; port: number }[];
   /** The port the sentinels name as the primary now. */
   primaryPort(): Promise<number>;
+  /** Kills every server and sentinel at once (SIGKILL), as a lost network would look. */
+  killAll(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -181,6 +183,13 @@ export async function startSentinelSet(name = 'fleet'): Promise<SentinelSet> {
       ])) as string[];
       return Number(addr[1]);
     },
+    killAll: async () => {
+      await Promise.all([
+        ...sentinels.map((s) => stopChild(s.child)),
+        primary.kill(),
+        replica.kill(),
+      ]);
+    },
     stop: async () => {
       await Promise.all(sentinels.map((s) => stopChild(s.child)));
       for (const s of sentinels)
@@ -197,6 +206,8 @@ export interface RedisClusterSet {
   primaryOf(slot: number): Promise<RedisServer>;
   /** Resolves once every running node says the cluster is ok and no failed node holds slots. */
   settled(): Promise<void>;
+  /** Kills every node at once (SIGKILL). */
+  killAll(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -306,6 +317,9 @@ export async function startRedisCluster({
             : undefined;
         });
       }
+    },
+    killAll: async () => {
+      await Promise.all(nodes.map((node) => node.kill()));
     },
     stop: async () => {
       await Promise.all(nodes.map((node) => node.stop()));
