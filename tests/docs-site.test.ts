@@ -79,11 +79,15 @@ describe('the documentation site in chromium', () => {
 
     await page.getByRole('link', { name: 'defineTool', exact: true }).click();
     await page.waitForURL(`${base}/api/@candor/tools/functions/defineTool`);
-    const heading = page.locator('main h1').first();
-    await heading.waitFor({ state: 'visible' });
-    expect(await heading.innerText()).toContain('defineTool');
+    // The router changes the URL before it swaps the page in: wait for the new heading, or a
+    // loaded machine reads the old page's.
+    await expect
+      .poll(() => page.locator('main h1').first().innerText())
+      .toContain('defineTool');
     // The rendered reference, not a 404 page: the signature and its parameters are there.
-    expect(await page.locator('main').innerText()).toMatch(/Parameters/);
+    await expect
+      .poll(() => page.locator('main').innerText())
+      .toMatch(/Parameters/);
     // "Defined in" links to the source on the repository's host (package.json's repository).
     const source = page
       .getByRole('link', { name: /^tools\/src\/[\w-]+\.ts:\d+$/ })
@@ -112,7 +116,12 @@ describe('the documentation site in chromium', () => {
     await page.screenshot({ path: join(outputDir, 'search-CIRCUIT_OPEN.png') });
     await codes.click();
     await page.waitForURL(/\/codes(#.*)?$/);
-    expect(await page.locator('main').innerText()).toContain('CIRCUIT_OPEN');
+    await expect
+      .poll(() => page.locator('main h1').first().innerText())
+      .toContain('Error codes');
+    await expect
+      .poll(() => page.locator('main').innerText())
+      .toContain('CIRCUIT_OPEN');
     await page.close();
   }, 180_000);
   it.for([
