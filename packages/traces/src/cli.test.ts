@@ -234,11 +234,11 @@ describe('candor-trace', () => {
     const harness = await cli([
       fixture('gemini/stream-json.jsonl'),
       '--harness',
-      'amp',
+      'acme',
     ]);
     expect(harness.code).toBe(2);
     expect(harness.stderr).toContain(
-      'unknown harness "amp" (known: auto, cursor, claude-code, codex, gemini, opencode, copilot, goose, kimi)',
+      'unknown harness "acme" (known: auto, cursor, amp, claude-code, codex, gemini, opencode, copilot, goose, kimi)',
     );
     const option = await cli([
       fixture('gemini/stream-json.jsonl'),

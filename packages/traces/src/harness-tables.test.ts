@@ -498,6 +498,7 @@ describe('auto-detection across the eight shipped tables', () => {
     ['copilot/output-format-json.jsonl', 'copilot'],
     ['goose/stream-json.jsonl', 'goose'],
     ['kimi/stream-json.jsonl', 'kimi'],
+    ['amp/stream-json.jsonl', 'amp'],
     ['claude-code/stream-json.jsonl', 'claude-code'],
     ['codex/exec-json.jsonl', 'codex'],
     ['codex/legacy-exec-json.jsonl', 'codex'],
