@@ -4,7 +4,7 @@ import type { TraceTable } from './parse-trace-table.ts';
 /**
  * The harnesses Candor ships tables for, in auto-detection order: cursor before claude-code,
  * whose init line looks like cursor's with `tools` added; amp before claude-code, whose lines
- * amp's copy in all but the `T-` thread id in `session_id`.
+ * amp copies in all but the `T-` thread id in `session_id`.
  */
 export const builtinHarnesses = [
   'cursor',

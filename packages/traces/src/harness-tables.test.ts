@@ -492,7 +492,7 @@ describe('kimi --print --output-format stream-json', () => {
   });
 });
 
-describe('auto-detection across the eight shipped tables', () => {
+describe('auto-detection across the shipped tables', () => {
   it.each([
     ['cursor/stream-json.jsonl', 'cursor'],
     ['copilot/output-format-json.jsonl', 'copilot'],
