@@ -1,5 +1,6 @@
 import type { CallRecord } from './call-record.ts';
 import { ObservedOutcome } from '@candor/tools';
+import { printable } from './printable.ts';
 
 /** The mark of each outcome word: ✓ success, ◐ partial, ✗ error, ⊘ denied, ? unknown. */
 export const outcomeSymbol: Readonly<Record<ObservedOutcome, string>> = {
@@ -17,7 +18,9 @@ export function recordSymbol(record: CallRecord): string {
 
 /**
  * One human-readable line for a call: its mark, tool and arguments, then the call id and the
- * facts behind the outcome (the vendor's word, the exit code, what overruled the vendor).
+ * facts behind the outcome (the vendor's word, the exit code, what overruled the vendor). Control,
+ * line-separator and bidi characters from the trace are written as escapes (see {@link printable}),
+ * so a call is always one line and the trace cannot restyle the terminal.
  *
  * @example
  * ```ts
@@ -42,5 +45,8 @@ export function formatRecord(record: CallRecord): string {
   if (record.evidence !== null) facts.push(`evidence: ${record.evidence}`);
   const tool = record.tool === '' ? '(unnamed tool)' : record.tool;
   const args = record.argsSummary === '' ? '' : ` ${record.argsSummary}`;
-  return `${recordSymbol(record)} ${record.outcome.padEnd(7)} ${tool}${args}  [${facts.join(' · ')}]`;
+  // The trace's own text (tool, id, vendor word, reason) is escaped: one call, one line.
+  return printable(
+    `${recordSymbol(record)} ${record.outcome.padEnd(7)} ${tool}${args}  [${facts.join(' · ')}]`,
+  );
 }

@@ -1,4 +1,5 @@
 import { outcomeSymbol } from './format-record.ts';
+import { printable } from './printable.ts';
 import type { TraceSummary } from './trace-summary.ts';
 
 function plural(count: number, word: string): string {
@@ -28,13 +29,14 @@ export function formatSummary(summary: TraceSummary): string {
       .filter((word) => word !== 'partial' || summary.partial > 0)
       .map((word) => `${summary[word]} ${outcomeSymbol[word]} ${word}`);
     lines.push(
-      `${summary.harness}: ${plural(summary.calls, 'call')} · ${counts.join(' · ')}`,
+      `${printable(summary.harness)}: ${plural(summary.calls, 'call')} · ${counts.join(' · ')}`,
     );
   }
   if (summary.malformed > 0) {
     lines.push(`${plural(summary.malformed, 'malformed line')} skipped:`);
     for (const malformed of summary.malformedLines) {
-      lines.push(`  line ${malformed.line}: ${malformed.message}`);
+      // A parser's message quotes the line, and the line is the trace's own text.
+      lines.push(`  line ${malformed.line}: ${printable(malformed.message)}`);
     }
     const unlisted = summary.malformed - summary.malformedLines.length;
     if (unlisted > 0) lines.push(`  … and ${unlisted} more`);

@@ -495,6 +495,7 @@ describe('kimi --print --output-format stream-json', () => {
 describe('auto-detection across the shipped tables', () => {
   it.each([
     ['cursor/stream-json.jsonl', 'cursor'],
+    ['cursor/real-runs.jsonl', 'cursor'],
     ['copilot/output-format-json.jsonl', 'copilot'],
     ['goose/stream-json.jsonl', 'goose'],
     ['kimi/stream-json.jsonl', 'kimi'],
@@ -512,6 +513,7 @@ describe('auto-detection across the shipped tables', () => {
   // trace cut anywhere (a tail, a follow started late) still finds its table.
   it.each([
     ['cursor/stream-json.jsonl', 'cursor', '"type":"tool_call"'],
+    ['cursor/real-runs.jsonl', 'cursor', '"type":"tool_call"'],
     ['copilot/output-format-json.jsonl', 'copilot', '"tool.execution_'],
     ['goose/stream-json.jsonl', 'goose', '"role":"user"'],
     ['kimi/stream-json.jsonl', 'kimi', '"role":"tool"'],

@@ -8,6 +8,7 @@ import {
 import { formatGithub } from './format-github.ts';
 import { followFile } from './follow-file.ts';
 import { formatRecord, recordSymbol } from './format-record.ts';
+import { printable } from './printable.ts';
 import { formatSummary } from './format-summary.ts';
 import { renderHtmlReport } from './html-report.ts';
 import { renderJunitReport } from './render-junit.ts';
@@ -296,7 +297,7 @@ export async function runCli(
         const correction =
           shown === undefined
             ? ''
-            : `↻ correction: ${record.callId} was ${recordSymbol(shown)} ${shown.outcome}, now\n`;
+            : `↻ correction: ${printable(record.callId)} was ${recordSymbol(shown)} ${shown.outcome}, now\n`;
         await write(
           io.stdout,
           `${correction}${formatLine(record, format, { source, colour })}\n`,

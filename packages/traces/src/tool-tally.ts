@@ -1,5 +1,6 @@
 import type { CallRecord } from './call-record.ts';
 import { outcomeSymbol } from './format-record.ts';
+import { printable } from './printable.ts';
 import { paintOutcome } from './terminal-colour.ts';
 import type { ObservedOutcome } from '@candor/tools';
 
@@ -69,7 +70,7 @@ export class ToolTally {
       .map(([name, counts]) => {
         const sorted = [...counts.durations].sort((a, b) => a - b);
         return [
-          name,
+          printable(name),
           String(counts.calls),
           ...words.map((word) => String(counts.outcomes[word])),
           ms(sorted[Math.floor((sorted.length - 1) / 2)]),
