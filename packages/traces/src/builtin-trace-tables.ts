@@ -1,4 +1,4 @@
-import { loadTraceTable } from './load-trace-table.ts';
+import { loadShippedTraceTable } from './load-trace-table.ts';
 import type { TraceTable } from './parse-trace-table.ts';
 
 /**
@@ -24,13 +24,14 @@ export type BuiltinHarness = (typeof builtinHarnesses)[number];
 let cache: readonly TraceTable[] | undefined;
 
 /**
- * The shipped tables, read once from the package's `tables/` folder. The path is relative to
+ * The shipped tables, read once from the package's `tables/` folder (validated by the package's
+ * tests rather than in each process: see loadShippedTraceTable). The path is relative to
  * this module, which sits one level below the package root in both `src/` and `dist/`.
  */
 export function builtinTraceTables(): readonly TraceTable[] {
   cache ??= Object.freeze(
     builtinHarnesses.map((name) =>
-      loadTraceTable(new URL(`../tables/${name}.json`, import.meta.url)),
+      loadShippedTraceTable(new URL(`../tables/${name}.json`, import.meta.url)),
     ),
   );
   return cache;

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseTraceTable, type TraceTable } from './parse-trace-table.ts';
+import {
+  compileTraceTable,
+  parseTraceTable,
+  type TraceTable,
+} from './parse-trace-table.ts';
+import type { TraceTableDefinition } from './trace-table-schema.ts';
 import { TraceTableError } from './trace-table-error.ts';
 
 /**
@@ -16,6 +21,21 @@ import { TraceTableError } from './trace-table-error.ts';
  * ```
  */
 export function loadTraceTable(file: string | URL): TraceTable {
+  const { source, value } = readTableFile(file);
+  return parseTraceTable(value, { source });
+}
+
+/**
+ * One of the package's own tables, compiled without validation: parse-trace-table.test.ts
+ * validates every shipped file and checks that validation changes nothing in it, so each
+ * process need not pay for it again (it took two thirds of loading them).
+ */
+export function loadShippedTraceTable(file: URL): TraceTable {
+  const { source, value } = readTableFile(file);
+  return compileTraceTable(value as TraceTableDefinition, source);
+}
+
+function readTableFile(file: string | URL): { source: string; value: unknown } {
   const source = file instanceof URL ? fileURLToPath(file) : file;
   let text: string;
   try {
@@ -31,9 +51,8 @@ export function loadTraceTable(file: string | URL): TraceTable {
       cause: error,
     });
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return { source, value: JSON.parse(text) };
   } catch (error: unknown) {
     throw new TraceTableError({
       source,
@@ -46,5 +65,4 @@ export function loadTraceTable(file: string | URL): TraceTable {
       cause: error,
     });
   }
-  return parseTraceTable(value, { source });
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import {
 import { loadTraceTable } from './load-trace-table.ts';
 import { parseTraceTable } from './parse-trace-table.ts';
 import { TraceTableError } from './trace-table-error.ts';
+import { TraceTableSchema } from './trace-table-schema.ts';
 
 const valid = {
   harness: 'acme',
@@ -51,6 +52,23 @@ describe('parseTraceTable', () => {
     expect(table.rules[1]?.status?.map.get('broken')).toBe('error');
     expect(table.rules[1]?.status?.map.has('*')).toBe(false);
   });
+
+  // builtinTraceTables() compiles the shipped files without validating them in each process:
+  // this is the validation, and it must leave every file exactly as written.
+  it.each(builtinHarnesses)(
+    'tables/%s.json is valid and validation changes nothing in it',
+    (harness) => {
+      const raw: unknown = JSON.parse(
+        readFileSync(
+          new URL(`../tables/${harness}.json`, import.meta.url),
+          'utf8',
+        ),
+      );
+      const parsed = TraceTableSchema.safeParse(raw);
+      expect(parsed.error?.issues ?? []).toEqual([]);
+      expect(parsed.data).toStrictEqual(raw);
+    },
+  );
 
   it('ships a valid table for each shipped harness', () => {
     expect(builtinTraceTables().map((table) => table.harness)).toEqual([

@@ -346,7 +346,18 @@ export function parseTraceTable(
     }));
     throw new TraceTableError({ source: options.source, problems });
   }
-  const table = parsed.data;
+  return compileTraceTable(parsed.data, options.source);
+}
+
+/**
+ * Compiles a table that is already known to be valid: {@link parseTraceTable} after its
+ * validation, and the package's own tables, whose validation a test performs instead of every
+ * process (it cost more than compiling them). Not exported from the package.
+ */
+export function compileTraceTable(
+  table: TraceTableDefinition,
+  source: string,
+): TraceTable {
   const rules = table.rules.map((rule) => compileRule(rule, table));
   const detect = compileAlternatives(table.detect);
   const flush = compileAlternatives(table.flush);
@@ -354,7 +365,7 @@ export function parseTraceTable(
   return {
     harness: table.harness,
     description: table.description ?? '',
-    origin: options.source,
+    origin: source,
     detect: detect.alternatives,
     detects: detect.matches,
     holdUntilFlush,
