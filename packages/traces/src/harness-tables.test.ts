@@ -464,6 +464,22 @@ describe('kimi --print --output-format stream-json', () => {
 
   // A bare text line between the JSON ones (composed from kimi-cli's MaxStepsReached message):
   // it is counted as malformed and the calls around it are still read.
+  it('reads the real kimi-cli 1.43 capture right', async () => {
+    const { list, harness } = await read('kimi/real-1-43.jsonl');
+    expect(harness).toBe('kimi');
+    expect(facts(list)).toEqual([
+      {
+        callId: 'tool_fDfRhO8CUybWOQhepYPLDo6J',
+        tool: 'Shell',
+        outcome: 'success',
+        vendorStatus: 'parts',
+        exitCode: null,
+        denialReason: null,
+      },
+    ]);
+    expect(list[0]?.argsSummary).toBe('{"command": "ls /"}');
+  });
+
   it('counts a bare step-limit notice as one malformed line and reads on', async () => {
     const trace = readTrace(
       createReadStream(new URL('kimi/stream-json.jsonl', fixtures)),
@@ -499,6 +515,7 @@ describe('auto-detection across the shipped tables', () => {
     ['copilot/output-format-json.jsonl', 'copilot'],
     ['goose/stream-json.jsonl', 'goose'],
     ['kimi/stream-json.jsonl', 'kimi'],
+    ['kimi/real-1-43.jsonl', 'kimi'],
     ['amp/stream-json.jsonl', 'amp'],
     ['claude-code/stream-json.jsonl', 'claude-code'],
     ['codex/exec-json.jsonl', 'codex'],
@@ -517,6 +534,7 @@ describe('auto-detection across the shipped tables', () => {
     ['copilot/output-format-json.jsonl', 'copilot', '"tool.execution_'],
     ['goose/stream-json.jsonl', 'goose', '"role":"user"'],
     ['kimi/stream-json.jsonl', 'kimi', '"role":"tool"'],
+    ['kimi/real-1-43.jsonl', 'kimi', '"tool_calls"'],
   ])(
     '%s without its opening lines is still %s',
     async (file, harness, marker) => {
