@@ -188,7 +188,9 @@ export async function runCli(
   io: CliIo,
 ): Promise<CliExit> {
   const fail = async (message: string): Promise<CliExit> => {
-    await write(io.stderr, `candor-trace: ${message}\n`);
+    // A message may quote a file name or a table file's field: escaped line by line like a trace.
+    const shown = message.split('\n').map(printable).join('\n');
+    await write(io.stderr, `candor-trace: ${shown}\n`);
     return CliExit.Unreadable;
   };
 
@@ -312,8 +314,11 @@ export async function runCli(
     } catch (error: unknown) {
       return fail(`cannot read ${source}: ${describe(error)}`);
     }
+    // A file name is text a person did not write (a glob over an agent's files): escaped too.
     const prefix =
-      values.html !== undefined || names.length > 1 ? `${source}: ` : '';
+      values.html !== undefined || names.length > 1
+        ? `${printable(source)}: `
+        : '';
     await write(
       notes,
       `${plain(`${prefix}${formatSummary(trace.summary)}`)}\n`,
@@ -339,7 +344,7 @@ export async function runCli(
     } catch (error: unknown) {
       return fail(`cannot write ${out}: ${describe(error)}`);
     }
-    await write(notes, `${what} written to ${out}\n`);
+    await write(notes, `${what} written to ${printable(out)}\n`);
   }
   return values['fail-on-error'] && failed ? CliExit.CallsFailed : CliExit.Ok;
 }
