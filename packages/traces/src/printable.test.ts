@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from './call-record.ts';
 import { formatRecord } from './format-record.ts';
 import { printable } from './printable.ts';
@@ -33,6 +36,19 @@ describe('printable', () => {
     );
     expect(printable('x\u2028y\u202ez\u2066')).toBe('x\\u2028y\\u202ez\\u2066');
     expect(printable('ünïcødé ✓ 日本 🙂')).toBe('ünïcødé ✓ 日本 🙂');
+  });
+
+  it("escapes every character of Unicode's Bidi_Control property, the Arabic letter mark too", () => {
+    // PropList.txt: 061C, 200E..200F, 202A..202E, 2066..2069.
+    const bidi = [0x61c, 0x200e, 0x200f, 0x202a, 0x202e, 0x2066, 0x2069];
+    for (const code of bidi)
+      expect(printable(`a${String.fromCodePoint(code)}b`)).toBe(
+        `a\\u${code.toString(16).padStart(4, '0')}b`,
+      );
+    // Joiners are kept: emoji sequences and Persian words need them.
+    expect(printable('👩\u200D💻 می\u200Cخواهم')).toBe(
+      '👩\u200D💻 می\u200Cخواهم',
+    );
   });
 
   it('keeps a forged "✓ success" in a denial reason on the denied call\'s own line', () => {
@@ -110,5 +126,74 @@ describe('candor-trace on hostile text', () => {
       true,
     );
     expect(stdout).toMatch(/line 3: .*\\u001b\[31m/u);
+  });
+});
+
+describe('candor-trace on hostile names and table files', () => {
+  const esc = '\u001b';
+  const scratch = mkdtempSync(join(tmpdir(), 'candor-printable-'));
+  afterAll(() => {
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** The real bin in a child process: exit code, stdout and stderr. */
+  async function candorTrace(args: readonly string[]) {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@candor/source', '--import', 'tsx', 'src/cli.ts', ...args],
+      {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout
+      .setEncoding('utf8')
+      .on('data', (text: string) => (stdout += text));
+    child.stderr
+      .setEncoding('utf8')
+      .on('data', (text: string) => (stderr += text));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    return { code, stdout, stderr };
+  }
+
+  it('escapes a field a table file names when it says what is wrong', async () => {
+    const table = join(scratch, 'acme.json');
+    writeFileSync(
+      table,
+      JSON.stringify({
+        harness: 'acme',
+        detect: [[{ path: ['type'], equals: 'x' }]],
+        rules: [{ kind: 'outcome', [`k${esc}[2J`]: 1, id: { path: ['a'] } }],
+      }),
+    );
+    const run = await candorTrace(['--tables', table, '-']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Unrecognized key: "k\\u001b[2J"');
+    expect(run.stderr).not.toContain(esc);
+  });
+
+  it('escapes a trace file name in the summaries, the report notice and an error', async () => {
+    const trace = join(scratch, `run${esc}]0;x\u0007\n✓ success.jsonl`);
+    copyFileSync(
+      fileURLToPath(
+        new URL('__fixtures__/gemini/stream-json.jsonl', import.meta.url),
+      ),
+      trace,
+    );
+    const xml = join(scratch, `calls${esc}[2J.xml`);
+    const run = await candorTrace(['--junit', xml, trace, trace]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain(esc);
+    expect(run.stdout).toContain(
+      'run\\u001b]0;x\\u0007\\n✓ success.jsonl: gemini:',
+    );
+    expect(run.stdout).toContain('calls\\u001b[2J.xml');
+    const missing = await candorTrace([join(scratch, `gone${esc}[2J.jsonl`)]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('gone\\u001b[2J.jsonl');
+    expect(missing.stderr).not.toContain(esc);
   });
 });

@@ -5,7 +5,7 @@ import {
   builtinHarnesses,
   builtinTraceTables,
 } from './builtin-trace-tables.ts';
-import { formatGithub } from './format-github.ts';
+import { formatGithub, githubPlain } from './format-github.ts';
 import { followFile } from './follow-file.ts';
 import { formatRecord, recordSymbol } from './format-record.ts';
 import { printable } from './printable.ts';
@@ -188,7 +188,9 @@ export async function runCli(
   io: CliIo,
 ): Promise<CliExit> {
   const fail = async (message: string): Promise<CliExit> => {
-    await write(io.stderr, `candor-trace: ${message}\n`);
+    // A message may quote a file name or a table file's field: escaped line by line like a trace.
+    const shown = message.split('\n').map(printable).join('\n');
+    await write(io.stderr, `candor-trace: ${shown}\n`);
     return CliExit.Unreadable;
   };
 
@@ -270,6 +272,10 @@ export async function runCli(
 
   // The summary and notices go where they do not mix with machine-read records.
   const notes = format === 'json' ? io.stderr : io.stdout;
+  // Under --format github the runner reads every line for commands, ours or not: the summary,
+  // the tool table and a correction carry the trace's text, so none may hold one.
+  const plain = (text: string): string =>
+    format === 'github' ? githubPlain(text) : text;
   const colour =
     format === 'text' && useColour(io.stdout, io.env ?? process.env);
   const onTerminal = 'isTTY' in io.stdout && io.stdout.isTTY === true;
@@ -297,7 +303,9 @@ export async function runCli(
         const correction =
           shown === undefined
             ? ''
-            : `↻ correction: ${printable(record.callId)} was ${recordSymbol(shown)} ${shown.outcome}, now\n`;
+            : plain(
+                `↻ correction: ${printable(record.callId)} was ${recordSymbol(shown)} ${shown.outcome}, now\n`,
+              );
         await write(
           io.stdout,
           `${correction}${formatLine(record, format, { source, colour })}\n`,
@@ -306,9 +314,15 @@ export async function runCli(
     } catch (error: unknown) {
       return fail(`cannot read ${source}: ${describe(error)}`);
     }
+    // A file name is text a person did not write (a glob over an agent's files): escaped too.
     const prefix =
-      values.html !== undefined || names.length > 1 ? `${source}: ` : '';
-    await write(notes, `${prefix}${formatSummary(trace.summary)}\n`);
+      values.html !== undefined || names.length > 1
+        ? `${printable(source)}: `
+        : '';
+    await write(
+      notes,
+      `${plain(`${prefix}${formatSummary(trace.summary)}`)}\n`,
+    );
     const unreadable = unreadableReason(trace.summary, values.harness);
     if (unreadable !== undefined)
       return fail(`cannot read ${source}: ${unreadable}`);
@@ -317,7 +331,7 @@ export async function runCli(
     traces.push({ name: source, records });
   }
 
-  if (tally) await write(notes, `\n${tally.format(colour)}\n`);
+  if (tally) await write(notes, `\n${plain(tally.format(colour))}\n`);
 
   const outputs = [
     { file: values.html, what: 'report', render: renderHtmlReport },
@@ -330,7 +344,7 @@ export async function runCli(
     } catch (error: unknown) {
       return fail(`cannot write ${out}: ${describe(error)}`);
     }
-    await write(notes, `${what} written to ${out}\n`);
+    await write(notes, `${what} written to ${printable(out)}\n`);
   }
   return values['fail-on-error'] && failed ? CliExit.CallsFailed : CliExit.Ok;
 }
