@@ -37,13 +37,15 @@ const payloads = [
   '\uD800 \uDFFF \u0000 \u001b[31m ]]> &lt;script&gt;',
 ];
 
+const outcomes = ['error', 'denied', 'unknown', 'success'] as const;
+
 function record(text: string, index: number): CallRecord {
   return {
     harness: 'acme',
     callId: `${text}#${index}`,
     tool: text,
     argsSummary: text,
-    outcome: (['error', 'denied', 'unknown', 'success'] as const)[index % 4],
+    outcome: outcomes[index % outcomes.length] ?? 'unknown',
     vendorStatus: text,
     vendorField: text,
     denialReason: text,
@@ -91,7 +93,7 @@ describe('the HTML report on hostile text, in chromium', () => {
         );
       }
     }
-    expect(await page.evaluate(() => 'pwned' in window)).toBe(false);
+    expect(await page.evaluate(() => 'pwned' in globalThis)).toBe(false);
     expect(errors).toEqual([]);
     // The markup in the file names is the page's title as text (the browser drops its controls).
     const title = await page.title();
