@@ -86,13 +86,20 @@ function cursorCall(
 async function candorTrace(
   args: readonly string[],
   stdin = '',
+  env: Readonly<Record<string, string | undefined>> = {},
 ): Promise<{ code: unknown; stdout: string; stderr: string }> {
   const child = spawn(
     process.execPath,
     ['--conditions=@candor/source', '--import', 'tsx', 'src/cli.ts', ...args],
     {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        FORCE_COLOR: undefined,
+        GITHUB_ACTIONS: undefined,
+        ...env,
+      },
     },
   );
   let stdout = '';
@@ -197,4 +204,40 @@ describe('--format github on a hostile trace', () => {
     // The provisional ✗ error line is the one command.
     expect(commands).toEqual(['error']);
   });
+
+  // Inside an Actions step every line is read for commands, whatever the format: text and JSON
+  // escape the markers there too (JSON's \u005b parses back to the exact text).
+  it.each(['text', 'json'])(
+    'gives the runner no command in --format %s inside an Actions step, and keeps the text',
+    async (format) => {
+      const trace = [
+        ...cursorCall(
+          'c1',
+          'shell',
+          { command: 'echo ##[add-mask]secret' },
+          { rejected: { reason: '##[set-output name=ok;]yes' } },
+        ),
+        '##[add-mask]x',
+      ].join('\n');
+      const inStep = await candorTrace(
+        ['--format', format, '--summary', '-'],
+        trace,
+        { GITHUB_ACTIONS: 'true' },
+      );
+      expect(inStep.code).toBe(0);
+      const lines = `${inStep.stdout}${inStep.stderr}`.split('\n');
+      expect(lines.map(runnerCommand).filter((name) => name !== null)).toEqual(
+        [],
+      );
+      if (format === 'json') {
+        const record = JSON.parse(inStep.stdout.split('\n')[0] ?? '') as {
+          denialReason: string;
+        };
+        expect(record.denialReason).toBe('##[set-output name=ok;]yes');
+      }
+      // Outside a step the text is printed as it is.
+      const outside = await candorTrace(['--format', format, '-'], trace);
+      expect(outside.stdout).toContain('##[set-output name=ok;]yes');
+    },
+  );
 });

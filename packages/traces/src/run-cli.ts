@@ -27,7 +27,11 @@ export interface CliIo {
   readonly stdin: AsyncIterable<string | Uint8Array>;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
-  /** The environment colour detection reads (`FORCE_COLOR`); `process.env` when absent. */
+  /**
+   * The environment: colour detection reads `NO_COLOR` and `FORCE_COLOR`, and `GITHUB_ACTIONS`
+   * (`true` inside an Actions step) keeps workflow commands out of every format; `process.env`
+   * when absent.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Ends `--follow <file>` (the bin aborts it on SIGINT); never aborted when absent. */
   readonly signal?: AbortSignal;
@@ -91,15 +95,23 @@ function isOutputFormat(name: string): name is OutputFormat {
 function formatLine(
   record: CallRecord,
   format: OutputFormat,
-  { source, colour }: { source: string; colour: boolean },
+  {
+    source,
+    colour,
+    commandFree,
+  }: { source: string; colour: boolean; commandFree: boolean },
 ): string {
   switch (format) {
-    case 'json':
-      return JSON.stringify(record);
+    case 'json': {
+      // Inside a JSON string `\u005b` is `[` again once parsed: the record's text stays exact.
+      const line = JSON.stringify(record);
+      return commandFree ? githubPlain(line) : line;
+    }
     case 'github':
       return formatGithub(record, source);
     case 'text': {
-      const line = formatRecord(record);
+      const text = formatRecord(record);
+      const line = commandFree ? githubPlain(text) : text;
       // The mark and the padded word (9 characters) take the colour; the facts stay plain.
       return colour
         ? `${paintOutcome(line.slice(0, 9), record.outcome, true)}${line.slice(9)}`
@@ -187,9 +199,12 @@ export async function runCli(
   argv: readonly string[],
   io: CliIo,
 ): Promise<CliExit> {
+  // The Actions runner also reads stderr for commands (see commandFree below).
+  const inActions = (io.env ?? process.env)['GITHUB_ACTIONS'] === 'true';
   const fail = async (message: string): Promise<CliExit> => {
     // A message may quote a file name or a table file's field: escaped line by line like a trace.
-    const shown = message.split('\n').map(printable).join('\n');
+    const escaped = message.split('\n').map(printable).join('\n');
+    const shown = inActions ? githubPlain(escaped) : escaped;
     await write(io.stderr, `candor-trace: ${shown}\n`);
     return CliExit.Unreadable;
   };
@@ -227,6 +242,7 @@ export async function runCli(
       `--format must be one of ${outputFormats.join(', ')}, not "${format}"\n\n${usage}`,
     );
   }
+  const commandFree = format === 'github' || inActions;
 
   let tables: readonly TraceTable[];
   try {
@@ -250,7 +266,7 @@ export async function runCli(
     provisional.set(record.callId, record);
     if (values.html === undefined)
       io.stdout.write(
-        `${formatLine(record, format, { source: follow ?? '', colour })}\n`,
+        `${formatLine(record, format, { source: follow ?? '', colour, commandFree })}\n`,
       );
   };
   const open = (name: string): TraceReading =>
@@ -272,10 +288,11 @@ export async function runCli(
 
   // The summary and notices go where they do not mix with machine-read records.
   const notes = format === 'json' ? io.stderr : io.stdout;
-  // Under --format github the runner reads every line for commands, ours or not: the summary,
-  // the tool table and a correction carry the trace's text, so none may hold one.
+  // Under --format github, and in any format inside a GitHub Actions step (the runner sets
+  // GITHUB_ACTIONS), the runner reads every line for commands, ours or not: the records, the
+  // summary, the tool table and a correction carry the trace's text, so none may hold one.
   const plain = (text: string): string =>
-    format === 'github' ? githubPlain(text) : text;
+    commandFree ? githubPlain(text) : text;
   const colour =
     format === 'text' && useColour(io.stdout, io.env ?? process.env);
   const onTerminal = 'isTTY' in io.stdout && io.stdout.isTTY === true;
@@ -308,7 +325,7 @@ export async function runCli(
               );
         await write(
           io.stdout,
-          `${correction}${formatLine(record, format, { source, colour })}\n`,
+          `${correction}${formatLine(record, format, { source, colour, commandFree })}\n`,
         );
       }
     } catch (error: unknown) {
