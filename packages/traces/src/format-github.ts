@@ -53,7 +53,7 @@ export function githubPlain(text: string): string {
  * A GitHub Actions workflow command for a call that needs a person's eye: `::error` for a failed
  * call, `::warning` for one whose outcome is unknown (unknown is not success), pointing at the
  * trace file and the call's line. Other calls get their plain text line, with no command in it
- * (see {@link githubPlain}).
+ * (see `githubPlain`).
  *
  * @example
  * ```ts

@@ -19,8 +19,8 @@ export function recordSymbol(record: CallRecord): string {
 /**
  * One human-readable line for a call: its mark, tool and arguments, then the call id and the
  * facts behind the outcome (the vendor's word, the exit code, what overruled the vendor). Control,
- * line-separator and bidi characters from the trace are written as escapes (see {@link printable}),
- * so a call is always one line and the trace cannot restyle the terminal.
+ * line-separator and bidi characters from the trace are written as escapes (`\n`, `\u001b`), so
+ * a call is always one line and the trace cannot restyle the terminal.
  *
  * @example
  * ```ts
