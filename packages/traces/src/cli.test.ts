@@ -1,54 +1,15 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { candorTrace, runSource } from './cli-process.case.ts';
 
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const fixture = (name: string) =>
   fileURLToPath(new URL(`__fixtures__/${name}`, import.meta.url));
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs a source file of this package for real, in a child process, with the source condition. */
-async function runScript(
-  script: string,
-  options: { args?: readonly string[]; input?: string } = {},
-): Promise<Run> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=@candor/source',
-      '--import',
-      'tsx',
-      script,
-      ...(options.args ?? []),
-    ],
-    { cwd: packageDir, stdio: 'pipe' },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout
-    .setEncoding('utf8')
-    .on('data', (chunk: string) => (stdout += chunk));
-  child.stderr
-    .setEncoding('utf8')
-    .on('data', (chunk: string) => (stderr += chunk));
-  child.stdin.end(options.input ?? '');
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  return { code, stdout, stderr };
-}
-
 const cli = (args: readonly string[], input?: string) =>
-  runScript('src/cli.ts', input === undefined ? { args } : { args, input });
+  candorTrace(args, input === undefined ? {} : { input });
 
 const scratch = mkdtempSync(join(tmpdir(), 'candor-trace-'));
 afterAll(() => {
@@ -302,7 +263,7 @@ describe('candor-trace', () => {
 
 describe('pnpm demo:traces', () => {
   it('shows a naive ✓ next to what Candor shows, for each harness', async () => {
-    const run = await runScript('src/demo.ts');
+    const run = await runSource('src/demo.ts');
     expect(run.code).toBe(0);
     const blocks = run.stdout.split('\n\n');
     for (const harness of ['claude-code', 'codex', 'gemini', 'opencode']) {

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { candorTrace } from './cli-process.case.ts';
 
 // The Actions runner reads a workflow command from every line a step prints, not only from the
 // `::error` lines candor-trace means as commands (ActionCommandManager.TryProcessCommand in
@@ -82,39 +81,6 @@ function cursorCall(
   ];
 }
 
-/** The real bin in a child process: exit code, stdout and stderr. */
-async function candorTrace(
-  args: readonly string[],
-  stdin = '',
-  env: Readonly<Record<string, string | undefined>> = {},
-): Promise<{ code: unknown; stdout: string; stderr: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@candor/source', '--import', 'tsx', 'src/cli.ts', ...args],
-    {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      env: {
-        ...process.env,
-        NO_COLOR: '1',
-        FORCE_COLOR: undefined,
-        GITHUB_ACTIONS: undefined,
-        ...env,
-      },
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout
-    .setEncoding('utf8')
-    .on('data', (text: string) => (stdout += text));
-  child.stderr
-    .setEncoding('utf8')
-    .on('data', (text: string) => (stderr += text));
-  child.stdin.end(stdin);
-  const code = await new Promise((resolve) => child.once('close', resolve));
-  return { code, stdout, stderr };
-}
-
 describe('--format github on a hostile trace', () => {
   it('gives the runner no command but the ::error of the failed call, whose title has no control character', async () => {
     const esc = '\u001b';
@@ -191,10 +157,9 @@ describe('--format github on a hostile trace', () => {
         ],
       }),
     ].join('\n');
-    const run = await candorTrace(
-      ['--format', 'github', '--follow', '-'],
-      trace,
-    );
+    const run = await candorTrace(['--format', 'github', '--follow', '-'], {
+      input: trace,
+    });
     expect(run.code).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines).toContain(
@@ -219,11 +184,10 @@ describe('--format github on a hostile trace', () => {
         ),
         '##[add-mask]x',
       ].join('\n');
-      const inStep = await candorTrace(
-        ['--format', format, '--summary', '-'],
-        trace,
-        { GITHUB_ACTIONS: 'true' },
-      );
+      const inStep = await candorTrace(['--format', format, '--summary', '-'], {
+        input: trace,
+        env: { GITHUB_ACTIONS: 'true' },
+      });
       expect(inStep.code).toBe(0);
       const lines = `${inStep.stdout}${inStep.stderr}`.split('\n');
       expect(lines.map(runnerCommand).filter((name) => name !== null)).toEqual(
@@ -236,7 +200,9 @@ describe('--format github on a hostile trace', () => {
         expect(record.denialReason).toBe('##[set-output name=ok;]yes');
       }
       // Outside a step the text is printed as it is.
-      const outside = await candorTrace(['--format', format, '-'], trace);
+      const outside = await candorTrace(['--format', format, '-'], {
+        input: trace,
+      });
       expect(outside.stdout).toContain('##[set-output name=ok;]yes');
     },
   );

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from './call-record.ts';
+import { candorTrace } from './cli-process.case.ts';
 import { formatRecord } from './format-record.ts';
 import { printable } from './printable.ts';
 
@@ -92,27 +92,9 @@ describe('candor-trace on hostile text', () => {
       }),
       `nope ${esc}[31m red`,
     ].join('\n');
-    const child = spawn(
-      process.execPath,
-      [
-        '--conditions=@candor/source',
-        '--import',
-        'tsx',
-        'src/cli.ts',
-        '--summary',
-        '-',
-      ],
-      {
-        cwd: fileURLToPath(new URL('..', import.meta.url)),
-        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
-      },
-    );
-    let stdout = '';
-    child.stdout
-      .setEncoding('utf8')
-      .on('data', (text: string) => (stdout += text));
-    child.stdin.end(trace);
-    const code = await new Promise((resolve) => child.once('close', resolve));
+    const { code, stdout } = await candorTrace(['--summary', '-'], {
+      input: trace,
+    });
     expect(code).toBe(0);
     expect(stdout).not.toContain(esc);
     expect(stdout).not.toContain('\u2028');
@@ -135,29 +117,6 @@ describe('candor-trace on hostile names and table files', () => {
   afterAll(() => {
     rmSync(scratch, { recursive: true, force: true });
   });
-
-  /** The real bin in a child process: exit code, stdout and stderr. */
-  async function candorTrace(args: readonly string[]) {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@candor/source', '--import', 'tsx', 'src/cli.ts', ...args],
-      {
-        cwd: fileURLToPath(new URL('..', import.meta.url)),
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout
-      .setEncoding('utf8')
-      .on('data', (text: string) => (stdout += text));
-    child.stderr
-      .setEncoding('utf8')
-      .on('data', (text: string) => (stderr += text));
-    const code = await new Promise((resolve) => child.once('close', resolve));
-    return { code, stdout, stderr };
-  }
 
   it('escapes a field a table file names when it says what is wrong', async () => {
     const table = join(scratch, 'acme.json');
