@@ -346,7 +346,7 @@ export function renderReport(results: BenchResults): string {
     '',
     '### 4. Trace normalisation',
     '',
-    `A generated Claude Code stream-json trace of ${formatMegabytes(corpus.bytes)} (${corpus.lines.toLocaleString('en')} lines, ${corpus.calls.toLocaleString('en')} calls, ${corpus.errors.toLocaleString('en')} failed), read from disk in a fresh process per reader. Both readers split lines the same way; the normaliser's record and error counts are checked against the generator's. The baseline and the normaliser take turns ${String(results.trace.rounds)} times on the full trace; each shows its median round, and the ratio is the median of the per-round ratios. Throughput is judged on CPU time; wall time is for information. Peak RSS includes the Node process itself.`,
+    `A generated Claude Code stream-json trace of ${formatMegabytes(corpus.bytes)} (${corpus.lines.toLocaleString('en')} lines, ${corpus.calls.toLocaleString('en')} calls, ${corpus.errors.toLocaleString('en')} failed), read from disk in a fresh process per reader, in plain Node as users run Candor (the probe is compiled first, so tsx's loader is not in the peak RSS). Both readers split lines the same way; the normaliser's record and error counts are checked against the generator's. The baseline and the normaliser take turns ${String(results.trace.rounds)} times on the full trace; each shows its median round, and the ratio is the median of the per-round ratios. Throughput is judged on CPU time; wall time is for information. Peak RSS includes the Node process itself.`,
     '',
     traceTable(results),
     '',

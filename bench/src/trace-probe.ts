@@ -3,6 +3,9 @@
  * RSS, which only a process of its own can report.
  *
  * Usage: trace-probe.ts <json-parse|normaliser> <file>
+ *
+ * The bench runs it in plain Node (compiled first; see runChild's `plainNode`), so a peak RSS
+ * is the reader's and Node's, not tsx's loader's.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -26,6 +29,7 @@ export interface TraceProbeResult {
 }
 
 // The baseline reads lines exactly as readTrace does, so only the per-line work differs.
+const decodePiece = 16 * 1024;
 async function jsonParseEveryLine(
   file: string,
 ): Promise<{ lines: number; items: number }> {
@@ -40,19 +44,23 @@ async function jsonParseEveryLine(
     if (typeof value === 'object' && value !== null) items += 1;
   };
   for await (const chunk of createReadStream(file)) {
-    const text = rest + decoder.write(chunk as Buffer);
-    let start = 0;
-    let newline = text.indexOf('\n', start);
-    while (newline !== -1) {
-      const end =
-        newline > start && text.charCodeAt(newline - 1) === 13
-          ? newline - 1
-          : newline;
-      take(text.slice(start, end));
-      start = newline + 1;
-      newline = text.indexOf('\n', start);
+    const bytes = chunk as Buffer;
+    // Decoded a piece at a time, as readTrace does (see its decodePiece).
+    for (let at = 0; at < bytes.length; at += decodePiece) {
+      const text = rest + decoder.write(bytes.subarray(at, at + decodePiece));
+      let start = 0;
+      let newline = text.indexOf('\n', start);
+      while (newline !== -1) {
+        const end =
+          newline > start && text.charCodeAt(newline - 1) === 13
+            ? newline - 1
+            : newline;
+        take(text.slice(start, end));
+        start = newline + 1;
+        newline = text.indexOf('\n', start);
+      }
+      rest = text.slice(start);
     }
-    rest = text.slice(start);
   }
   rest += decoder.end();
   if (rest !== '') take(rest);

@@ -49,6 +49,7 @@ async function probe(
     script: './trace-probe.ts',
     args: [subject, corpus.path],
     timeoutMs: 10 * 60_000,
+    plainNode: true,
   });
   const parsed = probeResult.safeParse(output);
   if (!parsed.success) {

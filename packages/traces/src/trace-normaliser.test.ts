@@ -261,6 +261,66 @@ describe('TraceNormaliser', () => {
     });
   });
 
+  it('finds every open call by its id however calls interleave, and ends in order of first appearance', () => {
+    // The newest call is kept apart from the others (see #newest): each step here moves one
+    // between the two, or finds it in either.
+    const call = (cid: string) => line({ acme: 1, ev: 'call', cid, fn: cid });
+    const done = (cid: string, verdict: string) =>
+      line({ acme: 1, ev: 'done', cid, verdict, why: 'policy' });
+    const normaliser = new TraceNormaliser({ tables: [acme] });
+    const seen = (lines: string[]) =>
+      lines
+        .flatMap((text) => normaliser.pushLine(text))
+        .map((record) => [record.callId, record.outcome, record.line]);
+    expect(
+      seen([
+        call('a'),
+        call('b'),
+        done('b', 'fine'),
+        call('c'),
+        done('a', 'broken'),
+        call('d'),
+      ]),
+    ).toEqual([]);
+    expect(seen([line({ acme: 1, ev: 'bye' })])).toEqual([
+      ['a', 'error', 1],
+      ['b', 'success', 2],
+    ]);
+    // c was opened before d, and is found after d opened; d is the newest, never settled.
+    expect(seen([done('c', 'vetoed'), call('e')])).toEqual([]);
+    expect(
+      normaliser
+        .end()
+        .map((record) => [record.callId, record.outcome, record.denialReason]),
+    ).toEqual([
+      ['c', 'denied', 'policy'],
+      ['d', 'unknown', null],
+      ['e', 'unknown', null],
+    ]);
+    expect(normaliser.summary).toMatchObject({ calls: 5, evicted: 0 });
+  });
+
+  it('with a window of one, evicts the older call each time a new one opens', () => {
+    const normaliser = new TraceNormaliser({ tables: [acme], window: 1 });
+    const emitted = ['a', 'b', 'c'].flatMap((cid) =>
+      normaliser
+        .pushLine(line({ acme: 1, ev: 'call', cid, fn: 'f' }))
+        .map((record) => record.callId),
+    );
+    expect(emitted).toEqual(['a', 'b']);
+    // The newest is still found by its id.
+    normaliser.pushLine(
+      line({ acme: 1, ev: 'done', cid: 'c', verdict: 'fine' }),
+    );
+    expect(
+      normaliser
+        .pushLine(line({ acme: 1, ev: 'bye' }))
+        .map((record) => [record.callId, record.outcome]),
+    ).toEqual([['c', 'success']]);
+    expect(normaliser.end()).toEqual([]);
+    expect(normaliser.summary).toMatchObject({ calls: 3, evicted: 2 });
+  });
+
   it('skips a matching line that has no call id, and says so at debug level', () => {
     const { logger, entries } = recordingLogger();
     const { records } = run([line({ acme: 1, ev: 'call', fn: 'f' })], {

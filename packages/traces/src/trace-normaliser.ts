@@ -33,7 +33,13 @@ export class TraceNormaliser {
   readonly #options: NormaliseOptions;
   readonly #logger: Logger;
   readonly #window: number;
+  // Open calls but the newest, by id. The newest stays out until another call opens: in most
+  // traces a call settles before the next opens, and the map is never touched. (A map that grows
+  // and shrinks by one entry per call rehashes each time, and once it is in the old generation
+  // each new table is allocated there: 3 MB of old-generation garbage per 100 MB of trace.)
   readonly #calls = new Map<string, OpenCall>();
+  // The call opened last, while it is not emitted: the likeliest one for the next outcome.
+  #newest: OpenCall | undefined;
   // Settled calls waiting for a flush line, in the order they settled, kept apart so a flush
   // never walks calls in flight. An array with a flag on each call rather than a Set: hashing
   // every call twice more cost more than the rules. Evicted calls leave stale entries (marked
@@ -49,8 +55,6 @@ export class TraceNormaliser {
   #lineHarness = '';
   #lineRoot: object = {};
   #lineNumber = 0;
-  // The call opened last, while it is still open: the likeliest one for the next outcome.
-  #lastOpened: OpenCall | undefined;
   // Calls that got an outcome on the line being processed (a call may appear twice).
   #touched: OpenCall[] = [];
   // Lines in a row the line filter let through, and lines it still rests for.
@@ -153,8 +157,12 @@ export class TraceNormaliser {
     this.#ended = true;
     this.#counts.unrecognised += this.#pending.length;
     this.#pending = [];
+    // The map holds calls in the order they opened, and the newest opened after all of them.
     for (const evidence of this.#calls.values()) this.#emit(evidence);
     this.#calls.clear();
+    const newest = this.#newest;
+    this.#newest = undefined;
+    if (newest !== undefined && !newest.emitted) this.#emit(newest);
     this.#settled = [];
     this.#heldCount = 0;
     this.#order = [];
@@ -238,13 +246,13 @@ export class TraceNormaliser {
       else this.#settleLine(table);
     }
     if (this.#heldCount > 0 && flushing) this.#flush();
-    while (this.#calls.size > this.#window) {
+    while (this.#openCount() > this.#window) {
       if (this.#head >= this.#order.length) break;
       const oldest = this.#order[this.#head];
       this.#order[this.#head] = undefined;
       this.#head += 1;
       if (oldest === undefined || oldest.emitted) continue;
-      this.#calls.delete(oldest.callId);
+      this.#forget(oldest);
       if (oldest.held) {
         oldest.held = false;
         this.#heldCount -= 1;
@@ -259,7 +267,7 @@ export class TraceNormaliser {
     // Calls emitted on their outcome (or a flush) stay in #order until swept here; without the
     // sweep a trace whose calls all settle would keep every call it ever saw.
     const queued = this.#order.length - this.#head;
-    if (queued > 1024 && queued > 2 * this.#calls.size) {
+    if (queued > 1024 && queued > 2 * this.#openCount()) {
       this.#order = this.#order
         .slice(this.#head)
         .filter((evidence) => evidence !== undefined && !evidence.emitted);
@@ -282,7 +290,7 @@ export class TraceNormaliser {
         // which would keep it (and promote it to the old generation) meanwhile.
         const settled = this.#settled;
         if (settled.at(-1) === evidence) settled.pop();
-        this.#calls.delete(evidence.callId);
+        this.#forget(evidence);
         this.#emit(evidence);
       } else if (this.#onProvisional !== undefined) {
         this.#onProvisional(normaliseCall(evidence, this.#options));
@@ -312,8 +320,19 @@ export class TraceNormaliser {
   #release(evidence: OpenCall): void {
     if (!evidence.held) return;
     evidence.held = false;
-    this.#calls.delete(evidence.callId);
+    this.#forget(evidence);
     this.#emit(evidence);
+  }
+
+  #openCount(): number {
+    const newest = this.#newest;
+    return this.#calls.size + (newest === undefined ? 0 : 1);
+  }
+
+  // Stops finding a call by its id, as it is about to be emitted.
+  #forget(evidence: OpenCall): void {
+    if (evidence === this.#newest) this.#newest = undefined;
+    else this.#calls.delete(evidence.callId);
   }
 
   #apply(rule: TraceRule, item: unknown): void {
@@ -330,16 +349,13 @@ export class TraceNormaliser {
     const callId = String(id);
     // An outcome usually names the call opened just before it: a string compare then spares
     // hashing the new id and probing a map of thousands of calls.
-    const last = this.#lastOpened;
-    let evidence =
-      last !== undefined && !last.emitted && last.callId === callId
-        ? last
-        : this.#calls.get(callId);
+    const newest = this.#newest;
+    let evidence = newest?.callId === callId ? newest : this.#calls.get(callId);
     if (evidence === undefined) {
       evidence = openCall(this.#lineHarness, callId, line);
-      this.#calls.set(callId, evidence);
+      if (newest !== undefined) this.#calls.set(newest.callId, newest);
+      this.#newest = evidence;
       this.#order.push(evidence);
-      this.#lastOpened = evidence;
     }
     const at = { item, root };
     readCallFacts(evidence, rule, at);
