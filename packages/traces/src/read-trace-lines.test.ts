@@ -63,6 +63,22 @@ describe('readTrace line splitting', () => {
     expect(await calls([backing.subarray(3, 3 + bytes.length)])).toEqual(right);
   });
 
+  it('reads a DataView chunk, and rejects an ArrayBuffer, rather than skipping either unread', async () => {
+    // Outside the declared chunk type, but a caller in plain JavaScript can pass them: the decoder
+    // reads any view and rejects anything else, and a chunk with no `length` was once skipped.
+    const copy = bytes.buffer.slice(
+      bytes.byteOffset,
+      bytes.byteOffset + bytes.length,
+    );
+    const view = new DataView(copy) as unknown as Uint8Array;
+    expect(await calls([view])).toEqual(right);
+    const small = new DataView(copy, 0, 200) as unknown as Uint8Array;
+    expect((await calls([small])).lines).toBe(1);
+    await expect(calls([copy as unknown as Uint8Array])).rejects.toBeInstanceOf(
+      TypeError,
+    );
+  });
+
   it('reads the same lines from chunks of any size', async () => {
     for (const size of [1, 1000, decodePiece - 1, decodePiece + 1]) {
       const chunks: Buffer[] = [];
