@@ -131,8 +131,7 @@ class TraceIterator implements AsyncIterator<CallRecord> {
     // Decoded a piece at a time: the text being split is alive whenever the young generation is
     // collected, and a 64 KB chunk's text copied at every collection was most of what survived
     // them. Survivors make V8 grow its young generation, and that growth, not anything kept,
-    // was most of the extra memory a longer trace took.
-    // Anything else the decoder takes (a DataView, from a caller in plain JavaScript) is decoded
+    // was most of the extra memory a longer trace took. Anything else the decoder takes (a DataView, from a caller in plain JavaScript) is decoded
     // whole, and anything it does not (an ArrayBuffer) is rejected by it, not skipped unread.
     if (!(chunk instanceof Uint8Array) || chunk.length <= decodePiece) {
       this.#readText(this.#decoder.write(chunk));

@@ -157,12 +157,12 @@ export class TraceNormaliser {
     this.#ended = true;
     this.#counts.unrecognised += this.#pending.length;
     this.#pending = [];
-    // The map holds calls in the order they opened, and the newest opened after all of them.
+    // The map holds calls in the order they opened; the newest (never emitted) opened last.
     for (const evidence of this.#calls.values()) this.#emit(evidence);
     this.#calls.clear();
     const newest = this.#newest;
     this.#newest = undefined;
-    if (newest !== undefined && !newest.emitted) this.#emit(newest);
+    if (newest !== undefined) this.#emit(newest);
     this.#settled = [];
     this.#heldCount = 0;
     this.#order = [];
